@@ -1,0 +1,96 @@
+//===- KernelInterface.h - The C interface of compiled kernels --*- C++ -*-===//
+//
+// What a PolyBlocks kernel looks like from C: one entry point per public
+// function, inputs as `const T*`, then one `T*` per result, returning an int
+// status. This file describes that interface (element types, signatures) and
+// checks that a tensor program can be given one.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POLYBLOCKS_INTERFACE_KERNELINTERFACE_H
+#define POLYBLOCKS_INTERFACE_KERNELINTERFACE_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir {
+class AsmParserState;
+} // namespace mlir
+
+namespace polyblocks {
+
+/// An element type that may cross the kernel boundary.
+struct ElementTypeInfo {
+  llvm::StringLiteral mlirName; ///< e.g. "f32"
+  llvm::StringLiteral cName;    ///< e.g. "float", "uint16_t" for f16
+  llvm::StringLiteral npyDescr; ///< numpy dtype string, e.g. "<f4"
+  unsigned byteSize;
+};
+
+/// Every element type that may cross the kernel boundary.
+llvm::ArrayRef<ElementTypeInfo> getSupportedElementTypes();
+
+/// Looks an element type up by its MLIR spelling ("f32", "i1", ...).
+std::optional<ElementTypeInfo> lookupElementType(llvm::StringRef mlirName);
+
+/// Returns the boundary description of `type`, or nullopt when `type` cannot
+/// cross the kernel boundary.
+std::optional<ElementTypeInfo> getElementTypeInfo(mlir::Type type);
+
+/// Comma-separated list of the supported element types, for diagnostics.
+llvm::StringRef getSupportedElementTypesList();
+
+/// One tensor argument or result of a kernel entry point.
+struct TensorParam {
+  std::string name;       ///< C identifier
+  mlir::Type elementType;
+  llvm::SmallVector<int64_t> shape;
+  mlir::Location loc;
+
+  int64_t getNumElements() const;
+  ElementTypeInfo getInfo() const { return *getElementTypeInfo(elementType); }
+  /// "8x64xf32"
+  std::string getTypeString() const;
+};
+
+/// The C-level signature of one public function.
+struct KernelSignature {
+  std::string name;
+  llvm::SmallVector<TensorParam> inputs;
+  llvm::SmallVector<TensorParam> results;
+  mlir::Location loc;
+};
+
+/// Checks that `module` is a tensor program PolyBlocks accepts: only input
+/// dialect ops, public functions over static tensors of supported element
+/// types, no dynamic dimensions anywhere. Emits one located error per problem.
+mlir::LogicalResult checkInputProgram(mlir::ModuleOp module);
+
+/// Collects the signatures of the public functions of a module that passed
+/// checkInputProgram. Argument names come from `asmState` (the SSA names in
+/// the source) when given, else are `arg0`, `arg1`, ...; results are
+/// `result0`, `result1`, ... Names are made valid, unique C identifiers.
+std::vector<KernelSignature>
+collectKernelSignatures(mlir::ModuleOp module,
+                        const mlir::AsmParserState *asmState = nullptr);
+
+/// Renders the C header for `signatures` from the header templates.
+/// `headerName`, `sourceName` and `target` are mentioned in the header
+/// comment; `guard` is the include guard macro.
+std::string renderKernelHeader(llvm::ArrayRef<KernelSignature> signatures,
+                               llvm::StringRef sourceName,
+                               llvm::StringRef guard,
+                               llvm::StringRef headerName,
+                               llvm::StringRef target);
+
+/// Derives an include guard from a header file name, e.g. "blur.h" ->
+/// "POLYBLOCKS_BLUR_H".
+std::string makeIncludeGuard(llvm::StringRef headerFileName);
+
+} // namespace polyblocks
+
+#endif // POLYBLOCKS_INTERFACE_KERNELINTERFACE_H

@@ -1,0 +1,99 @@
+//===- Pipelines.h - The five PolyBlocks stages -----------------*- C++ -*-===//
+//
+// The one place that names, describes and orders the compilation stages.
+// Each stage is a pass pipeline built by one function, and is also registered
+// as a textual pipeline (`pb-s1-pipeline` ... `pb-s5-pipeline`) so that pbtool,
+// lit tests and the language server share one definition.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POLYBLOCKS_PIPELINES_PIPELINES_H
+#define POLYBLOCKS_PIPELINES_PIPELINES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+
+namespace polyblocks {
+
+/// The compilation stages, in order.
+enum class Stage { S1 = 1, S2, S3, S4, S5 };
+
+/// One row of the stage table.
+struct StageInfo {
+  Stage stage;
+  llvm::StringLiteral id;           ///< "s1": --compile-to value
+  llvm::StringLiteral name;         ///< "bufferize": used in dump file names
+  llvm::StringLiteral pipelineName; ///< "pb-s1-pipeline"
+  llvm::StringLiteral description;
+};
+
+/// The stage table, in pipeline order.
+llvm::ArrayRef<StageInfo> getStageTable();
+const StageInfo &getStageInfo(Stage stage);
+/// Parses "s1".."s5" (case-insensitive).
+std::optional<Stage> parseStage(llvm::StringRef id);
+
+/// Code generation targets.
+enum class TargetKind { CPU };
+std::optional<TargetKind> parseTargetKind(llvm::StringRef name);
+llvm::StringRef getTargetKindName(TargetKind kind);
+
+/// Everything that configures the pipeline, bound once to pbtool flags and
+/// to the textual pipelines' options.
+struct PipelineOptions {
+  TargetKind target = TargetKind::CPU;
+  /// CPU name for LLVM ("host" = the machine running the compiler).
+  std::string cpu = "host";
+  /// LLVM feature string, e.g. "+avx2,+fma"; empty = the CPU's own features.
+  std::string cpuFeatures;
+  /// Target triple; empty = the host's.
+  std::string triple;
+  /// Cache size that S3 tiles for, in KiB.
+  unsigned tileCacheSizeKiB = 512;
+  /// Run the outermost parallel loops on all cores (OpenMP).
+  bool parallelize = true;
+  /// Enable S3's loop fusion.
+  bool fuse = true;
+};
+
+/// Appends the passes of one stage to `pm` (a pass manager on builtin.module).
+void buildS1Pipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
+void buildS2Pipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
+void buildS3Pipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
+void buildS4Pipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
+void buildS5Pipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
+void buildStagePipeline(mlir::OpPassManager &pm, Stage stage,
+                        const PipelineOptions &options);
+
+/// The unoptimized reference lowering that optimized code is checked against:
+/// S1, then linalg straight to scf loops, then the plain LLVM lowering, with
+/// none of S2-S4's transformations.
+void buildReferencePipeline(mlir::OpPassManager &pm,
+                            const PipelineOptions &options);
+
+/// Called after each stage with the module as that stage left it.
+using StageCallback =
+    llvm::function_ref<mlir::LogicalResult(const StageInfo &, mlir::ModuleOp)>;
+
+/// Runs S1 up to and including `last` on `module`, one pass manager per
+/// stage. A stage that fails without saying why gets a located error naming
+/// it.
+mlir::LogicalResult runStages(mlir::ModuleOp module, Stage last,
+                              const PipelineOptions &options,
+                              StageCallback afterStage = nullptr);
+
+/// Runs the reference pipeline on `module`.
+mlir::LogicalResult runReferencePipeline(mlir::ModuleOp module,
+                                         const PipelineOptions &options);
+
+/// Registers `pb-s1-pipeline` ... `pb-s5-pipeline` and `pb-reference-pipeline`.
+void registerPipelines();
+
+} // namespace polyblocks
+
+#endif // POLYBLOCKS_PIPELINES_PIPELINES_H

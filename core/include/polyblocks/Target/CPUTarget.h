@@ -1,0 +1,47 @@
+//===- CPUTarget.h - x86-64 code generation ---------------------*- C++ -*-===//
+//
+// The end of S5 for CPUs: LLVM dialect -> LLVM IR -> optimized LLVM IR ->
+// assembly or a relocatable object, through LLVM's TargetMachine.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POLYBLOCKS_TARGET_CPUTARGET_H
+#define POLYBLOCKS_TARGET_CPUTARGET_H
+
+#include "polyblocks/Pipelines/Pipelines.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/CodeGen.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+class TargetMachine;
+} // namespace llvm
+
+namespace polyblocks {
+
+/// Creates the TargetMachine for the CPU in `options` ("host" = this
+/// machine, with its features). Fails with a readable message for an
+/// unknown triple or CPU name.
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+createCPUTargetMachine(const PipelineOptions &options);
+
+/// Translates a module in the LLVM dialect (the output of S5) into LLVM IR
+/// for `tm` and optimizes it at -O3.
+llvm::Expected<std::unique_ptr<llvm::Module>>
+translateAndOptimize(mlir::ModuleOp module, llvm::LLVMContext &llvmContext,
+                     llvm::TargetMachine &tm);
+
+/// Emits `module` as assembly or as a relocatable object into `out`.
+llvm::Error emitMachineCode(llvm::Module &module, llvm::TargetMachine &tm,
+                            llvm::CodeGenFileType fileType,
+                            llvm::SmallVectorImpl<char> &out);
+
+} // namespace polyblocks
+
+#endif // POLYBLOCKS_TARGET_CPUTARGET_H

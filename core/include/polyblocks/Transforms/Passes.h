@@ -1,0 +1,29 @@
+//===- Passes.h - PolyBlocks passes -----------------------------*- C++ -*-===//
+//
+// Declarations of every pass PolyBlocks owns. The records live in Passes.td;
+// TableGen writes the base classes, the option structs and the create*()
+// functions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POLYBLOCKS_TRANSFORMS_PASSES_H
+#define POLYBLOCKS_TRANSFORMS_PASSES_H
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace polyblocks {
+
+#define GEN_PASS_DECL
+#include "polyblocks/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "polyblocks/Transforms/Passes.h.inc"
+
+} // namespace polyblocks
+
+#endif // POLYBLOCKS_TRANSFORMS_PASSES_H

@@ -1,0 +1,86 @@
+//===- Passes.td - PolyBlocks pass declarations -------------*- tablegen -*-===//
+//
+// Every pass PolyBlocks owns is declared here. The name chain is kept across
+// record, flag, file and test: `PBLegalizeInput` / `pb-legalize-input` /
+// `LegalizeInput.cpp` / `tests/Transforms/legalize-input.mlir`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POLYBLOCKS_TRANSFORMS_PASSES
+#define POLYBLOCKS_TRANSFORMS_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+//===----------------------------------------------------------------------===//
+// S1: tensor -> memref
+//===----------------------------------------------------------------------===//
+
+def PBLegalizeInput : Pass<"pb-legalize-input", "::mlir::ModuleOp"> {
+  let summary = "Reject input programs the pipeline cannot compile, with located errors";
+  let description = [{
+    Checks that a module is a tensor program PolyBlocks accepts before any
+    transformation runs, and reports every violation at its source location:
+
+    - only ops from the input dialects (builtin, func, linalg, tensor, arith,
+      math, tosa) appear;
+    - every public function takes and returns ranked tensors with static
+      shapes and a supported element type (f32, f64, f16, bf16, i8, i16, i32,
+      i64, i1);
+    - no value anywhere in the program has a dynamic dimension.
+
+    ```mlir
+    // error: dynamic dimension in argument #0 of @f: 'tensor<?x4xf32>' (only static shapes are supported)
+    func.func @f(%a: tensor<?x4xf32>) -> tensor<?x4xf32>
+    ```
+
+    The pass never modifies the IR.
+  }];
+}
+
+def PBReturnStatus : Pass<"pb-return-status", "::mlir::ModuleOp"> {
+  let summary = "Make every public function return an i32 status (0 = success)";
+  let description = [{
+    After results have become out-parameters, the public entry points of a
+    PolyBlocks kernel return an `i32` status, as the generated C header
+    promises. Functions without results get `-> i32` and return 0.
+
+    ```mlir
+    func.func @f(%a: memref<4xf32>, %out: memref<4xf32>) { ... return }
+    // becomes
+    func.func @f(%a: memref<4xf32>, %out: memref<4xf32>) -> i32 {
+      ...
+      %c0 = arith.constant 0 : i32
+      return %c0 : i32
+    }
+    ```
+
+    Private functions are left alone; calls to public functions are rejected
+    (the pipeline inlines them before this pass).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// S2: named ops -> affine
+//===----------------------------------------------------------------------===//
+
+def PBLowerCopies : Pass<"pb-lower-copies", "::mlir::func::FuncOp"> {
+  let summary = "Turn memref.copy into linalg.copy so that it becomes a loop nest";
+  let description = [{
+    Bufferization expresses tensor.pad, insert_slice and result copies with
+    `memref.copy`, which the standard LLVM lowering turns into a call to the
+    `memrefCopy` runtime function for non-contiguous layouts. PolyBlocks
+    generates every loop itself: this pass rewrites each copy between
+    same-typed ranked memrefs as `linalg.copy`, which S2 lowers to an affine
+    nest like every other linalg op.
+
+    ```mlir
+    memref.copy %a, %b : memref<4x4xf32, strided<[8, 1]>> to memref<4x4xf32>
+    // becomes
+    linalg.copy ins(%a : memref<4x4xf32, strided<[8, 1]>>) outs(%b : memref<4x4xf32>)
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+#endif // POLYBLOCKS_TRANSFORMS_PASSES

@@ -1,0 +1,26 @@
+//===- InitAll.cpp - The one PolyBlocks registry --------------------------===//
+
+#include "polyblocks/InitAll.h"
+
+#include "polyblocks/Pipelines/Pipelines.h"
+#include "polyblocks/Transforms/Passes.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+
+namespace polyblocks {
+
+void registerAllDialects(mlir::DialectRegistry &registry) {
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  mlir::registerAllToLLVMIRTranslations(registry);
+}
+
+void registerAllPasses() {
+  registerPolyBlocksPasses();
+  registerPipelines();
+}
+
+} // namespace polyblocks

@@ -1,0 +1,350 @@
+//===- KernelInterface.cpp - The C interface of compiled kernels ----------===//
+//
+// Checks that a tensor program can be given the PolyBlocks C interface,
+// collects the signatures of its entry points and renders the C header.
+//
+//===----------------------------------------------------------------------===//
+
+#include "polyblocks/Interface/KernelInterface.h"
+
+#include "polyblocks/Support/Version.h"
+
+#include "mlir/AsmParser/AsmParserState.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+namespace polyblocks {
+
+// The header templates, embedded from templates/ at build time.
+#include "polyblocks/Interface/HeaderTemplates.inc"
+
+static const ElementTypeInfo kElementTypes[] = {
+    {"f32", "float", "<f4", 4},    {"f64", "double", "<f8", 8},
+    {"f16", "uint16_t", "<f2", 2}, {"bf16", "uint16_t", "<u2", 2},
+    {"i1", "uint8_t", "|b1", 1},   {"i8", "int8_t", "|i1", 1},
+    {"i16", "int16_t", "<i2", 2},  {"i32", "int32_t", "<i4", 4},
+    {"i64", "int64_t", "<i8", 8}};
+
+ArrayRef<ElementTypeInfo> getSupportedElementTypes() { return kElementTypes; }
+
+std::optional<ElementTypeInfo> lookupElementType(StringRef mlirName) {
+  for (const ElementTypeInfo &info : kElementTypes)
+    if (info.mlirName == mlirName)
+      return info;
+  return std::nullopt;
+}
+
+std::optional<ElementTypeInfo> getElementTypeInfo(Type type) {
+  std::string name;
+  if (type.isF32() || type.isF64() || type.isF16() || type.isBF16() ||
+      type.isSignlessInteger()) {
+    llvm::raw_string_ostream os(name);
+    type.print(os);
+  }
+  return lookupElementType(name);
+}
+
+StringRef getSupportedElementTypesList() {
+  return "f32, f64, f16, bf16, i8, i16, i32, i64, i1";
+}
+
+int64_t TensorParam::getNumElements() const {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+std::string TensorParam::getTypeString() const {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  for (int64_t d : shape)
+    os << d << 'x';
+  os << elementType;
+  return s;
+}
+
+//===----------------------------------------------------------------------===//
+// Input checks
+//===----------------------------------------------------------------------===//
+
+static constexpr llvm::StringLiteral kInputDialects[] = {
+    "builtin", "func", "linalg", "tensor", "arith", "math", "tosa"};
+
+static bool hasDynamicShape(Type type) {
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    return !shaped.hasRank() || !shaped.hasStaticShape();
+  return false;
+}
+
+/// Checks one argument or result type of a public function. `what` is e.g.
+/// "argument #0 of @f".
+static LogicalResult checkBoundaryType(Type type, Location loc,
+                                       const Twine &what) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor) {
+    return emitError(loc) << what << " has type " << type
+                          << ": kernel arguments and results must be ranked "
+                             "tensors (use tensor<"
+                          << type << "> for a scalar)";
+  }
+  if (!tensor.hasStaticShape()) {
+    return emitError(loc) << "dynamic dimension in " << what << ": " << type
+                          << " (only static shapes are supported)";
+  }
+  if (tensor.getEncoding()) {
+    return emitError(loc) << what << " has type " << type
+                          << ": tensors with an encoding are not supported";
+  }
+  if (!getElementTypeInfo(tensor.getElementType())) {
+    return emitError(loc) << what << " has unsupported element type "
+                          << tensor.getElementType()
+                          << " (supported: " << getSupportedElementTypesList()
+                          << ")";
+  }
+  return success();
+}
+
+static LogicalResult checkFunctionBoundary(func::FuncOp func) {
+  bool ok = true;
+  FunctionType type = func.getFunctionType();
+  for (auto [i, argType] : llvm::enumerate(type.getInputs())) {
+    Location loc = func.isExternal() ? func.getLoc() : func.getArgument(i).getLoc();
+    ok &= succeeded(checkBoundaryType(
+        argType, loc, "argument #" + Twine(i) + " of @" + func.getSymName()));
+  }
+  for (auto [i, resultType] : llvm::enumerate(type.getResults()))
+    ok &= succeeded(checkBoundaryType(resultType, func.getLoc(),
+                                      "result #" + Twine(i) + " of @" +
+                                          func.getSymName()));
+  return success(ok);
+}
+
+LogicalResult checkInputProgram(ModuleOp module) {
+  bool ok = true;
+  unsigned numPublic = 0;
+  module.walk([&](Operation *op) {
+    if (op == module.getOperation())
+      return WalkResult::advance();
+    StringRef dialect = op->getName().getDialectNamespace();
+    if (!llvm::is_contained(kInputDialects, dialect)) {
+      op->emitError() << "'" << op->getName()
+                      << "' is not supported in an input program: PolyBlocks "
+                         "accepts ops from the builtin, func, linalg, tensor, "
+                         "arith, math and tosa dialects";
+      ok = false;
+      return WalkResult::skip();
+    }
+    if (auto func = dyn_cast<func::FuncOp>(op)) {
+      if (func.isExternal()) {
+        func.emitError() << "function @" << func.getSymName()
+                         << " has no body: every function of a kernel "
+                            "module must be defined in it";
+        ok = false;
+        return WalkResult::skip();
+      }
+      if (func.isPublic()) {
+        ++numPublic;
+        ok &= succeeded(checkFunctionBoundary(func));
+      }
+    }
+    // Dynamic shapes anywhere inside a function.
+    for (Value result : op->getResults()) {
+      if (hasDynamicShape(result.getType())) {
+        op->emitError() << "dynamic dimension in result of '" << op->getName()
+                        << "': " << result.getType()
+                        << " (only static shapes are supported)";
+        ok = false;
+        break;
+      }
+    }
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (!isa<func::FuncOp>(op) && hasDynamicShape(arg.getType())) {
+            emitError(arg.getLoc())
+                << "dynamic dimension in block argument: " << arg.getType()
+                << " (only static shapes are supported)";
+            ok = false;
+          }
+    return WalkResult::advance();
+  });
+  if (ok && numPublic == 0) {
+    emitError(module.getLoc())
+        << "the module has no public function: nothing to compile";
+    return failure();
+  }
+  return success(ok);
+}
+
+//===----------------------------------------------------------------------===//
+// Signatures
+//===----------------------------------------------------------------------===//
+
+static bool isCKeyword(StringRef name) {
+  static const llvm::StringSet<> keywords = {
+      "auto",     "break",    "case",     "char",   "const",    "continue",
+      "default",  "do",       "double",   "else",   "enum",     "extern",
+      "float",    "for",      "goto",     "if",     "inline",   "int",
+      "long",     "register", "restrict", "return", "short",    "signed",
+      "sizeof",   "static",   "struct",   "switch", "typedef",  "union",
+      "unsigned", "void",     "volatile", "while",  "bool",     "class",
+      "delete",   "new",      "operator", "private", "protected", "public",
+      "template", "this",     "throw",    "try",    "typename", "virtual",
+      "namespace", "using",   "true",     "false",  "nullptr"};
+  return keywords.contains(name);
+}
+
+/// Turns an SSA name (without '%') into a C identifier.
+static std::string toCIdentifier(StringRef name, StringRef fallback) {
+  std::string id;
+  for (char c : name)
+    id.push_back(llvm::isAlnum(c) || c == '_' ? c : '_');
+  if (id.empty() || llvm::isDigit(id.front()))
+    return fallback.str();
+  if (isCKeyword(id))
+    id += '_';
+  return id;
+}
+
+static TensorParam makeParam(std::string name, Type type, Location loc) {
+  auto tensor = cast<RankedTensorType>(type);
+  return TensorParam{std::move(name), tensor.getElementType(),
+                     llvm::to_vector(tensor.getShape()), loc};
+}
+
+std::vector<KernelSignature>
+collectKernelSignatures(ModuleOp module, const AsmParserState *asmState) {
+  std::vector<KernelSignature> signatures;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (!func.isPublic() || func.isExternal())
+      continue;
+    KernelSignature sig{func.getSymName().str(), {}, {}, func.getLoc()};
+    const AsmParserState::BlockDefinition *blockDef =
+        asmState ? asmState->getBlockDef(&func.getBody().front()) : nullptr;
+    llvm::StringSet<> used;
+    auto unique = [&](std::string name) {
+      std::string candidate = name;
+      for (unsigned n = 1; !used.insert(candidate).second; ++n)
+        candidate = name + "_" + std::to_string(n);
+      return candidate;
+    };
+    for (BlockArgument arg : func.getArguments()) {
+      std::string fallback = "arg" + std::to_string(arg.getArgNumber());
+      std::string name = fallback;
+      if (blockDef && arg.getArgNumber() < blockDef->arguments.size()) {
+        llvm::SMRange range = blockDef->arguments[arg.getArgNumber()].loc;
+        StringRef text(range.Start.getPointer(),
+                       range.End.getPointer() - range.Start.getPointer());
+        name = toCIdentifier(text.ltrim('%'), fallback);
+      }
+      sig.inputs.push_back(makeParam(unique(name), arg.getType(), arg.getLoc()));
+    }
+    for (auto [i, type] : llvm::enumerate(func.getResultTypes()))
+      sig.results.push_back(
+          makeParam(unique("result" + std::to_string(i)), type, func.getLoc()));
+    signatures.push_back(std::move(sig));
+  }
+  return signatures;
+}
+
+//===----------------------------------------------------------------------===//
+// Header rendering
+//===----------------------------------------------------------------------===//
+
+/// Replaces every `{{KEY}}` in `tmpl` by its value.
+static std::string fillTemplate(StringRef tmpl,
+                                ArrayRef<std::pair<StringRef, std::string>> values) {
+  std::string out;
+  while (!tmpl.empty()) {
+    size_t open = tmpl.find("{{");
+    if (open == StringRef::npos) {
+      out += tmpl.str();
+      break;
+    }
+    out += tmpl.substr(0, open).str();
+    size_t close = tmpl.find("}}", open);
+    StringRef key = tmpl.slice(open + 2, close);
+    const auto *it = llvm::find_if(values, [&](auto &kv) { return kv.first == key; });
+    assert(it != values.end() && "template placeholder without a value");
+    out += it->second;
+    tmpl = tmpl.substr(close + 2);
+  }
+  return out;
+}
+
+static std::string renderFunction(const KernelSignature &sig) {
+  std::string signature, macros, params;
+  llvm::raw_string_ostream sigOs(signature), macroOs(macros), paramOs(params);
+
+  sigOs << "@" << sig.name << "(";
+  llvm::interleaveComma(sig.inputs, sigOs, [&](const TensorParam &p) {
+    sigOs << "%" << p.name << ": tensor<" << p.getTypeString() << ">";
+  });
+  sigOs << ") -> (";
+  llvm::interleaveComma(sig.results, sigOs, [&](const TensorParam &p) {
+    sigOs << "tensor<" << p.getTypeString() << ">";
+  });
+  sigOs << ")";
+
+  std::string prefix = StringRef(sig.name).upper();
+  auto addMacros = [&](const TensorParam &p) {
+    std::string base = prefix + "_" + StringRef(p.name).upper();
+    macroOs << "#define " << base << "_RANK " << p.shape.size() << "\n";
+    for (auto [i, d] : llvm::enumerate(p.shape))
+      macroOs << "#define " << base << "_DIM" << i << " " << d << "\n";
+    macroOs << "#define " << base << "_SIZE " << p.getNumElements() << "\n";
+  };
+  for (const TensorParam &p : sig.inputs)
+    addMacros(p);
+  for (const TensorParam &p : sig.results)
+    addMacros(p);
+
+  bool first = true;
+  for (const TensorParam &p : sig.inputs) {
+    paramOs << (first ? "" : ", ") << "const " << p.getInfo().cName << "* "
+            << p.name;
+    first = false;
+  }
+  for (const TensorParam &p : sig.results) {
+    paramOs << (first ? "" : ", ") << p.getInfo().cName << "* " << p.name;
+    first = false;
+  }
+  if (first)
+    paramOs << "void";
+
+  return fillTemplate(kKernelFunctionTemplate, {{"SIGNATURE", signature},
+                                                {"SHAPE_MACROS", macros},
+                                                {"NAME", sig.name},
+                                                {"PARAMETERS", params}});
+}
+
+std::string renderKernelHeader(ArrayRef<KernelSignature> signatures,
+                               StringRef sourceName, StringRef guard,
+                               StringRef headerName, StringRef target) {
+  std::string functions;
+  for (const KernelSignature &sig : signatures)
+    functions += renderFunction(sig);
+  return fillTemplate(kKernelHeaderTemplate,
+                      {{"HEADER_NAME", headerName.str()},
+                       {"SOURCE", sourceName.str()},
+                       {"VERSION", getPolyBlocksVersion()},
+                       {"TARGET", target.str()},
+                       {"GUARD", guard.str()},
+                       {"FUNCTIONS", functions}});
+}
+
+std::string makeIncludeGuard(StringRef headerFileName) {
+  std::string guard = "POLYBLOCKS_";
+  for (char c : headerFileName)
+    guard.push_back(llvm::isAlnum(c) ? llvm::toUpper(c) : '_');
+  return guard;
+}
+
+} // namespace polyblocks

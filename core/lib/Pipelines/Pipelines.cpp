@@ -1,0 +1,315 @@
+//===- Pipelines.cpp - The five PolyBlocks stages -------------------------===//
+//
+// The one file that orders passes into stages. Every dialect change is
+// marked with a one-line comment.
+//
+//===----------------------------------------------------------------------===//
+
+#include "polyblocks/Pipelines/Pipelines.h"
+
+#include "polyblocks/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Dialect/Affine/Transforms/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassOptions.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+namespace polyblocks {
+
+//===----------------------------------------------------------------------===//
+// Stage table
+//===----------------------------------------------------------------------===//
+
+static const StageInfo kStages[] = {
+    {Stage::S1, "s1", "bufferize", "pb-s1-pipeline",
+     "tensor -> memref: input checks, TOSA to linalg, inlining, one-shot "
+     "bufferization with identity layouts at function boundaries, results "
+     "as out-parameters, deallocation, i32 status results"},
+    {Stage::S2, "s2", "affine", "pb-s2-pipeline",
+     "named ops -> affine: copies and linalg ops on memrefs become affine "
+     "loop nests (convolutions through affine index maps, no im2col)"},
+    {Stage::S3, "s3", "optimize", "pb-s3-pipeline",
+     "affine, target-aware: fusion, scalar replacement, cache tiling, "
+     "parallel loop detection"},
+    {Stage::S4, "s4", "map", "pb-s4-pipeline",
+     "affine -> target dialects: affine to scf, parallel loops to OpenMP, "
+     "math and bf16 expansion for the host"},
+    {Stage::S5, "s5", "llvm", "pb-s5-pipeline",
+     "-> LLVM dialect: memref, arith, math, func (bare-pointer calling "
+     "convention), cf and OpenMP to LLVM; then LLVM IR and object code"},
+};
+
+ArrayRef<StageInfo> getStageTable() { return kStages; }
+
+const StageInfo &getStageInfo(Stage stage) {
+  return kStages[static_cast<int>(stage) - 1];
+}
+
+std::optional<Stage> parseStage(StringRef id) {
+  for (const StageInfo &info : kStages)
+    if (id.equals_insensitive(info.id))
+      return info.stage;
+  return std::nullopt;
+}
+
+std::optional<TargetKind> parseTargetKind(StringRef name) {
+  if (name == "cpu")
+    return TargetKind::CPU;
+  return std::nullopt;
+}
+
+StringRef getTargetKindName(TargetKind kind) {
+  switch (kind) {
+  case TargetKind::CPU:
+    return "cpu";
+  }
+  llvm_unreachable("unknown target kind");
+}
+
+//===----------------------------------------------------------------------===//
+// Stages
+//===----------------------------------------------------------------------===//
+
+void buildS1Pipeline(OpPassManager &pm, const PipelineOptions &options) {
+  pm.addPass(createPBLegalizeInput());
+  // tosa -> linalg / arith / tensor
+  // Validation accepts every data type combination that lowers, e.g.
+  // tosa.clamp on i32, beyond the profiles of the TOSA specification.
+  tosa::TosaValidationOptions validation;
+  validation.allowInvalidOpDatatypeCombinations = true;
+  tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions{},
+                              TosaToLinalgNamedOptions{}, validation);
+  pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
+  pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
+  pm.addPass(createInlinerPass());
+  pm.addPass(createSymbolDCEPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  // tensor -> memref
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  outParams.modifyPublicFunctions = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  pm.addPass(createCanonicalizerPass());
+  bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createPBReturnStatus());
+  pm.addPass(createCanonicalizerPass());
+}
+
+void buildS2Pipeline(OpPassManager &pm, const PipelineOptions &options) {
+  OpPassManager &fpm = pm.nest<func::FuncOp>();
+  fpm.addPass(createPBLowerCopies());
+  // linalg -> affine
+  fpm.addPass(createConvertLinalgToAffineLoopsPass());
+  fpm.addPass(createCanonicalizerPass());
+}
+
+void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
+  // Sibling fusion only: upstream producer-consumer fusion miscompiles nests
+  // that reuse a buffer or write it through a subview (tests/e2e/softmax.mlir,
+  // pad-nonzero.mlir, conv2d-nhwc-stride2-pad.mlir and others fail with it).
+  if (options.fuse)
+    pm.addNestedPass<func::FuncOp>(affine::createLoopFusionPass(
+        /*fastMemorySpace=*/0, /*localBufSizeThreshold=*/0,
+        /*maximalFusion=*/false, affine::FusionMode::Sibling));
+  OpPassManager &fpm = pm.nest<func::FuncOp>();
+  fpm.addPass(affine::createAffineScalarReplacementPass());
+  fpm.addPass(affine::createAffineLoopInvariantCodeMotionPass());
+  fpm.addPass(affine::createLoopTilingPass(
+      static_cast<uint64_t>(options.tileCacheSizeKiB) * 1024));
+  if (options.parallelize) {
+    affine::AffineParallelizeOptions parallelize;
+    parallelize.maxNested = 1;
+    fpm.addPass(affine::createAffineParallelize(parallelize));
+  }
+  fpm.addPass(createCanonicalizerPass());
+  fpm.addPass(createCSEPass());
+}
+
+/// Host-side lowering shared by S4 and the reference pipeline: math on
+/// narrow floats is done in f32, bf16 arithmetic is emulated in f32, and
+/// bf16 conversions are expanded into integer code (so that no compiler
+/// runtime function such as __truncsfbf2 is needed).
+static void addHostExpansions(OpPassManager &pm) {
+  OpPassManager &fpm = pm.nest<func::FuncOp>();
+  fpm.addPass(math::createMathExtendToSupportedTypes());
+  arith::ArithEmulateUnsupportedFloatsOptions emulate;
+  emulate.sourceTypeStrs = {"bf16"};
+  emulate.targetTypeStr = "f32";
+  fpm.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  fpm.addPass(arith::createArithExpandOpsPass(expand));
+}
+
+void buildS4Pipeline(OpPassManager &pm, const PipelineOptions &options) {
+  // affine -> scf
+  pm.addPass(createLowerAffinePass());
+  // scf.parallel -> omp
+  if (options.parallelize)
+    pm.addPass(createConvertSCFToOpenMPPass());
+  addHostExpansions(pm);
+  pm.addPass(createCanonicalizerPass());
+}
+
+void buildS5Pipeline(OpPassManager &pm, const PipelineOptions &options) {
+  // memref -> llvm (before scf -> cf: OpenMP's alloca scopes must be lowered
+  // while their regions still hold a single block)
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // scf -> cf
+  pm.addPass(createSCFToControlFlowPass());
+  // math -> llvm intrinsics, then libm calls for what has no intrinsic
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  // arith, func, cf -> llvm
+  pm.addPass(createArithToLLVMConversionPass());
+  ConvertFuncToLLVMPassOptions funcOptions;
+  funcOptions.useBarePtrCallConv = true;
+  pm.addPass(createConvertFuncToLLVMPass(funcOptions));
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  // omp -> llvm, last (it needs the converted types of everything inside)
+  pm.addPass(createConvertOpenMPToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
+void buildStagePipeline(OpPassManager &pm, Stage stage,
+                        const PipelineOptions &options) {
+  switch (stage) {
+  case Stage::S1:
+    return buildS1Pipeline(pm, options);
+  case Stage::S2:
+    return buildS2Pipeline(pm, options);
+  case Stage::S3:
+    return buildS3Pipeline(pm, options);
+  case Stage::S4:
+    return buildS4Pipeline(pm, options);
+  case Stage::S5:
+    return buildS5Pipeline(pm, options);
+  }
+  llvm_unreachable("unknown stage");
+}
+
+void buildReferencePipeline(OpPassManager &pm, const PipelineOptions &options) {
+  buildS1Pipeline(pm, options);
+  OpPassManager &fpm = pm.nest<func::FuncOp>();
+  fpm.addPass(createPBLowerCopies());
+  // linalg -> scf, directly
+  fpm.addPass(createConvertLinalgToLoopsPass());
+  addHostExpansions(pm);
+  buildS5Pipeline(pm, options);
+}
+
+//===----------------------------------------------------------------------===//
+// Running stages
+//===----------------------------------------------------------------------===//
+
+/// Runs `pm` on `module`; if it fails without reporting an error, reports
+/// one naming `what`.
+static LogicalResult runReporting(PassManager &pm, ModuleOp module,
+                                  const Twine &what) {
+  unsigned numErrors = 0;
+  ScopedDiagnosticHandler counter(module.getContext(), [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error)
+      ++numErrors;
+    return failure(); // let the enclosing handler report it
+  });
+  if (succeeded(pm.run(module)))
+    return success();
+  if (numErrors == 0)
+    emitError(module.getLoc()) << what << " failed";
+  return failure();
+}
+
+LogicalResult runStages(ModuleOp module, Stage last,
+                        const PipelineOptions &options,
+                        StageCallback afterStage) {
+  for (const StageInfo &info : kStages) {
+    if (info.stage > last)
+      break;
+    PassManager pm(module.getContext());
+    buildStagePipeline(pm, info.stage, options);
+    if (failed(runReporting(pm, module,
+                            "stage " + info.id + " (" + info.name + ")")))
+      return failure();
+    if (afterStage && failed(afterStage(info, module)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult runReferencePipeline(ModuleOp module,
+                                   const PipelineOptions &options) {
+  PassManager pm(module.getContext());
+  buildReferencePipeline(pm, options);
+  return runReporting(pm, module, "the reference pipeline");
+}
+
+//===----------------------------------------------------------------------===//
+// Textual pipelines
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Options of the textual pipelines, mirroring PipelineOptions.
+struct StagePipelineOptions
+    : public mlir::PassPipelineOptions<StagePipelineOptions> {
+  Option<unsigned> tileCacheSizeKiB{
+      *this, "tile-cache-size-kib",
+      llvm::cl::desc("cache size that S3 tiles for, in KiB (default: 512)"),
+      llvm::cl::init(512)};
+  Option<bool> parallelize{
+      *this, "parallelize",
+      llvm::cl::desc("run outermost parallel loops on all cores through "
+                     "OpenMP (default: true)"),
+      llvm::cl::init(true)};
+  Option<bool> fuse{*this, "fuse",
+                    llvm::cl::desc("fuse loop nests in S3 (default: true)"),
+                    llvm::cl::init(true)};
+
+  PipelineOptions toPipelineOptions() const {
+    PipelineOptions options;
+    options.tileCacheSizeKiB = tileCacheSizeKiB;
+    options.parallelize = parallelize;
+    options.fuse = fuse;
+    return options;
+  }
+};
+} // namespace
+
+void registerPipelines() {
+  for (const StageInfo &info : kStages) {
+    Stage stage = info.stage;
+    PassPipelineRegistration<StagePipelineOptions>(
+        info.pipelineName, info.description,
+        [stage](OpPassManager &pm, const StagePipelineOptions &options) {
+          buildStagePipeline(pm, stage, options.toPipelineOptions());
+        });
+  }
+  PassPipelineRegistration<StagePipelineOptions>(
+      "pb-reference-pipeline",
+      "the unoptimized reference lowering: S1, linalg to scf loops, LLVM",
+      [](OpPassManager &pm, const StagePipelineOptions &options) {
+        buildReferencePipeline(pm, options.toPipelineOptions());
+      });
+}
+
+} // namespace polyblocks

@@ -1,0 +1,109 @@
+//===- CPUTarget.cpp - x86-64 code generation -----------------------------===//
+
+#include "polyblocks/Target/CPUTarget.h"
+
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace mlir;
+
+namespace polyblocks {
+
+static void initializeNativeTarget() {
+  static bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    llvm::InitializeNativeTargetAsmParser();
+    return true;
+  }();
+  (void)initialized;
+}
+
+/// The host's features as an LLVM feature string ("+avx2,+fma,-amx-int8,...").
+static std::string getHostFeatureString() {
+  std::string features;
+  for (const auto &feature : llvm::sys::getHostCPUFeatures()) {
+    if (!features.empty())
+      features += ',';
+    features += (feature.second ? "+" : "-") + feature.first().str();
+  }
+  return features;
+}
+
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+createCPUTargetMachine(const PipelineOptions &options) {
+  initializeNativeTarget();
+  llvm::Triple triple(options.triple.empty() ? llvm::sys::getProcessTriple()
+                                             : options.triple);
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return llvm::createStringError("unknown target triple '" + triple.str() +
+                                   "': " + error);
+
+  bool host = options.cpu == "host";
+  std::string cpu = host ? llvm::sys::getHostCPUName().str() : options.cpu;
+  std::string features = options.cpuFeatures;
+  if (host && features.empty())
+    features = getHostFeatureString();
+
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
+      target->createMCSubtargetInfo(triple, cpu, ""));
+  if (!subtarget || !subtarget->isCPUStringValid(cpu))
+    return llvm::createStringError("unknown CPU '" + cpu + "' for " +
+                                   triple.str() +
+                                   " (try e.g. x86-64-v3, skylake-avx512, "
+                                   "znver4, or 'host')");
+
+  llvm::TargetOptions targetOptions;
+  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
+      triple, cpu, features, targetOptions, llvm::Reloc::PIC_, std::nullopt,
+      llvm::CodeGenOptLevel::Aggressive));
+  if (!tm)
+    return llvm::createStringError("cannot create a target machine for " +
+                                   triple.str() + " (" + cpu + ")");
+  return tm;
+}
+
+llvm::Expected<std::unique_ptr<llvm::Module>>
+translateAndOptimize(ModuleOp module, llvm::LLVMContext &llvmContext,
+                     llvm::TargetMachine &tm) {
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext);
+  if (!llvmModule)
+    return llvm::createStringError("translation to LLVM IR failed");
+  llvmModule->setDataLayout(tm.createDataLayout());
+  llvmModule->setTargetTriple(tm.getTargetTriple());
+  for (llvm::Function &fn : *llvmModule) {
+    if (fn.isDeclaration())
+      continue;
+    fn.addFnAttr("target-cpu", tm.getTargetCPU());
+    if (!tm.getTargetFeatureString().empty())
+      fn.addFnAttr("target-features", tm.getTargetFeatureString());
+  }
+  auto optimize = makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0, &tm);
+  if (llvm::Error err = optimize(llvmModule.get()))
+    return std::move(err);
+  return llvmModule;
+}
+
+llvm::Error emitMachineCode(llvm::Module &module, llvm::TargetMachine &tm,
+                            llvm::CodeGenFileType fileType,
+                            llvm::SmallVectorImpl<char> &out) {
+  llvm::raw_svector_ostream os(out);
+  llvm::legacy::PassManager pm;
+  if (tm.addPassesToEmitFile(pm, os, nullptr, fileType))
+    return llvm::createStringError("the target cannot emit this file type");
+  pm.run(module);
+  return llvm::Error::success();
+}
+
+} // namespace polyblocks

@@ -1,0 +1,82 @@
+//===- Driver.cpp - Shared pieces of the pbtool commands ------------------===//
+
+#include "Driver.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace mlir;
+
+namespace pbtool {
+
+const polyblocks::KernelSignature *Program::lookup(StringRef name) const {
+  for (const polyblocks::KernelSignature &sig : signatures)
+    if (sig.name == name)
+      return &sig;
+  return nullptr;
+}
+
+std::unique_ptr<Program> loadProgram(StringRef path, MLIRContext &context,
+                                     llvm::SourceMgr &sourceMgr) {
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(path, &error);
+  if (!file) {
+    reportError(error);
+    return nullptr;
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+
+  auto program = std::make_unique<Program>();
+  Block block;
+  ParserConfig config(&context);
+  if (failed(parseAsmSourceFile(sourceMgr, &block, config, &program->asmState)))
+    return nullptr;
+
+  // A file holding one module is that module; loose top-level ops get one.
+  ModuleOp module;
+  if (llvm::hasSingleElement(block) && isa<ModuleOp>(block.front())) {
+    module = cast<ModuleOp>(block.front());
+    module->remove();
+  } else {
+    module = ModuleOp::create(FileLineColLoc::get(&context, path, 1, 1));
+    module.getBody()->getOperations().splice(module.getBody()->begin(),
+                                             block.getOperations());
+  }
+  program->module = module;
+  if (failed(verify(module)) || failed(polyblocks::checkInputProgram(module)))
+    return nullptr;
+  program->signatures =
+      polyblocks::collectKernelSignatures(module, &program->asmState);
+  return program;
+}
+
+void reportError(const llvm::Twine &message) {
+  llvm::WithColor::error() << message << "\n";
+}
+
+void reportError(llvm::Error error) {
+  reportError(llvm::toString(std::move(error)));
+}
+
+bool writeOutputs(llvm::ArrayRef<PendingOutput> outputs) {
+  for (auto [i, output] : llvm::enumerate(outputs)) {
+    llvm::Error err = llvm::writeToOutput(output.path, output.write);
+    if (!err)
+      continue;
+    reportError("cannot write '" + output.path +
+                "': " + llvm::toString(std::move(err)));
+    for (const PendingOutput &written : outputs.take_front(i))
+      if (written.path != "-")
+        llvm::sys::fs::remove(written.path);
+    return false;
+  }
+  return true;
+}
+
+} // namespace pbtool

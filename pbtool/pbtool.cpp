@@ -1,0 +1,672 @@
+//===- pbtool.cpp - The PolyBlocks command-line driver --------------------===//
+//
+//   pbtool compile     IN.mlir -o OUT.o --header OUT.h   (or any stage's IR)
+//   pbtool run         IN.mlir --function=F --input=a.npy --output=o.npy
+//   pbtool crosscheck  IN.mlir   (optimized vs reference on random inputs)
+//   pbtool bench       IN.mlir --function=F
+//
+// Exit codes: 0 success; 1 the program, an input or an output could not be
+// processed (a diagnostic says why); 2 bad command line; 3 crosscheck found
+// differing results.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Driver.h"
+
+#include "polyblocks/Execution/JitModule.h"
+#include "polyblocks/InitAll.h"
+#include "polyblocks/Interface/KernelInterface.h"
+#include "polyblocks/Pipelines/Pipelines.h"
+#include "polyblocks/Support/HostTensor.h"
+#include "polyblocks/Support/Version.h"
+#include "polyblocks/Target/CPUTarget.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <algorithm>
+#include <chrono>
+
+using namespace mlir;
+using namespace polyblocks;
+using namespace pbtool;
+namespace cl = llvm::cl;
+
+//===----------------------------------------------------------------------===//
+// Command line
+//===----------------------------------------------------------------------===//
+
+static cl::OptionCategory pbCategory("pbtool options");
+
+static cl::SubCommand compileCmd(
+    "compile", "Compile a tensor program into an object file and C header, "
+               "or into the IR of any stage");
+static cl::SubCommand runCmd(
+    "run", "Compile a tensor program and run one function on the CPU");
+static cl::SubCommand crosscheckCmd(
+    "crosscheck", "Run every public function through the optimizing pipeline "
+                  "and the unoptimized reference lowering on the same random "
+                  "inputs and compare the results");
+static cl::SubCommand benchCmd(
+    "bench", "Compile a tensor program and time one function on random "
+             "inputs");
+
+// Options every command takes.
+static cl::opt<std::string>
+    inputFilename(cl::Positional, cl::desc("<input.mlir>"), cl::Required,
+                  cl::sub(compileCmd), cl::sub(runCmd), cl::sub(crosscheckCmd),
+                  cl::sub(benchCmd), cl::cat(pbCategory));
+static cl::opt<std::string>
+    targetName("target", cl::desc("code generation target: cpu (default: cpu)"),
+               cl::init("cpu"), cl::sub(compileCmd), cl::sub(runCmd),
+               cl::sub(crosscheckCmd), cl::sub(benchCmd), cl::cat(pbCategory));
+static cl::opt<std::string>
+    cpuName("cpu",
+            cl::desc("CPU to generate code for, as LLVM names it (e.g. "
+                     "x86-64-v3, skylake-avx512), or 'host' (default: host)"),
+            cl::init("host"), cl::sub(compileCmd), cl::sub(runCmd),
+            cl::sub(crosscheckCmd), cl::sub(benchCmd), cl::cat(pbCategory));
+static cl::opt<std::string> cpuFeatures(
+    "cpu-features",
+    cl::desc("LLVM target features, e.g. '+avx2,+fma' (default: those of the "
+             "CPU)"),
+    cl::sub(compileCmd), cl::sub(runCmd), cl::sub(crosscheckCmd),
+    cl::sub(benchCmd), cl::cat(pbCategory));
+static cl::opt<std::string>
+    tripleName("triple", cl::desc("target triple (default: the host's)"),
+               cl::sub(compileCmd), cl::cat(pbCategory));
+static cl::opt<bool> noParallel(
+    "no-parallel",
+    cl::desc("do not run loops on several cores (no OpenMP runtime needed)"),
+    cl::sub(compileCmd), cl::sub(runCmd), cl::sub(crosscheckCmd),
+    cl::sub(benchCmd), cl::cat(pbCategory));
+static cl::opt<bool> noFusion("no-fusion", cl::desc("do not fuse loop nests"),
+                              cl::sub(compileCmd), cl::sub(runCmd),
+                              cl::sub(crosscheckCmd), cl::sub(benchCmd),
+                              cl::cat(pbCategory));
+static cl::opt<unsigned> tileCacheKiB(
+    "tile-cache-size-kib",
+    cl::desc("cache size that S3 tiles for, in KiB (default: 512)"),
+    cl::init(512), cl::sub(compileCmd), cl::sub(runCmd), cl::sub(crosscheckCmd),
+    cl::sub(benchCmd), cl::cat(pbCategory));
+
+// compile
+static cl::opt<std::string>
+    outputFilename("o", cl::desc("output file (default: <input>.o for objects, "
+                                 "standard output for text)"),
+                   cl::value_desc("path"), cl::sub(compileCmd),
+                   cl::cat(pbCategory));
+static cl::opt<std::string> headerFilename(
+    "header", cl::desc("also write the C header declaring the entry points"),
+    cl::value_desc("path"), cl::sub(compileCmd), cl::cat(pbCategory));
+static cl::opt<std::string> compileTo(
+    "compile-to",
+    cl::desc("stop after a stage and write its IR: s1 (bufferize), s2 "
+             "(affine), s3 (optimize), s4 (map), s5 (llvm dialect)"),
+    cl::value_desc("stage"), cl::sub(compileCmd), cl::cat(pbCategory));
+static cl::opt<std::string>
+    emitKind("emit", cl::desc("what to write: obj (default), asm, llvm (LLVM IR)"),
+             cl::init("obj"), cl::sub(compileCmd), cl::cat(pbCategory));
+static cl::opt<std::string> dumpStagesDir(
+    "dump-stages",
+    cl::desc("write the IR after every stage into DIR as "
+             "<name>.<N>.<stage>.mlir"),
+    cl::value_desc("DIR"), cl::sub(compileCmd), cl::cat(pbCategory));
+static cl::opt<std::string> depfileName(
+    "depfile",
+    cl::desc("write a Makefile-syntax dependency file for the output"),
+    cl::value_desc("path"), cl::sub(compileCmd), cl::cat(pbCategory));
+
+// run / bench / crosscheck
+static cl::opt<std::string>
+    functionName("function",
+                 cl::desc("function to run (default: the only public one)"),
+                 cl::sub(runCmd), cl::sub(benchCmd), cl::sub(crosscheckCmd),
+                 cl::cat(pbCategory));
+static cl::list<std::string> inputs(
+    "input",
+    cl::desc("an argument: a .npy file, or a literal like '2x2xf32=1 2 3 4' "
+             "(one value fills every element); once per argument, in order"),
+    cl::sub(runCmd), cl::cat(pbCategory));
+static cl::list<std::string> outputs(
+    "output",
+    cl::desc("a .npy file to write a result into; once per result, in order "
+             "(default: print the results)"),
+    cl::sub(runCmd), cl::cat(pbCategory));
+static cl::opt<unsigned> seed("seed", cl::desc("random seed (default: 1)"),
+                              cl::init(1), cl::sub(crosscheckCmd),
+                              cl::sub(benchCmd), cl::cat(pbCategory));
+static cl::opt<double> atolOpt(
+    "atol", cl::desc("absolute tolerance (default: by element type)"),
+    cl::init(-1), cl::sub(crosscheckCmd), cl::cat(pbCategory));
+static cl::opt<double> rtolOpt(
+    "rtol", cl::desc("relative tolerance (default: by element type)"),
+    cl::init(-1), cl::sub(crosscheckCmd), cl::cat(pbCategory));
+static cl::opt<unsigned> repetitions(
+    "repetitions", cl::desc("timed calls (default: 20)"), cl::init(20),
+    cl::sub(benchCmd), cl::cat(pbCategory));
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+/// Binds the flags to pipeline options; fails (usage error) on a bad target.
+static std::optional<PipelineOptions> getPipelineOptions() {
+  PipelineOptions options;
+  std::optional<TargetKind> target = parseTargetKind(targetName);
+  if (!target) {
+    reportError("unknown target '" + targetName + "' (known targets: cpu)");
+    return std::nullopt;
+  }
+  options.target = *target;
+  options.cpu = cpuName;
+  options.cpuFeatures = cpuFeatures;
+  options.triple = tripleName;
+  options.parallelize = !noParallel;
+  options.fuse = !noFusion;
+  options.tileCacheSizeKiB = tileCacheKiB;
+  return options;
+}
+
+/// Picks the function named by --function, or the only public one.
+static const KernelSignature *selectFunction(const Program &program) {
+  if (!functionName.empty()) {
+    if (const KernelSignature *sig = program.lookup(functionName))
+      return sig;
+    std::string names;
+    for (const KernelSignature &sig : program.signatures)
+      names += (names.empty() ? "@" : ", @") + sig.name;
+    reportError("no public function @" + functionName + " in '" +
+                inputFilename + "' (it has " + names + ")");
+    return nullptr;
+  }
+  if (program.signatures.size() == 1)
+    return &program.signatures.front();
+  reportError("'" + inputFilename +
+              "' has several public functions: choose one with --function");
+  return nullptr;
+}
+
+/// Lowers `module` through S1-S5 and JIT-compiles it.
+static std::unique_ptr<JitModule> compileForJit(ModuleOp module,
+                                                const PipelineOptions &options,
+                                                bool reference = false) {
+  LogicalResult lowered = reference ? runReferencePipeline(module, options)
+                                    : runStages(module, Stage::S5, options);
+  if (failed(lowered))
+    return nullptr;
+  auto jit = JitModule::create(module, options);
+  if (!jit) {
+    reportError(jit.takeError());
+    return nullptr;
+  }
+  return std::move(*jit);
+}
+
+/// Fresh zero-filled result buffers for `sig`.
+static std::vector<HostTensor> makeResults(const KernelSignature &sig) {
+  std::vector<HostTensor> results;
+  for (const TensorParam &param : sig.results)
+    results.push_back(HostTensor::forParam(param));
+  return results;
+}
+
+/// Calls `sig` through `jit`; reports a failed call or a non-zero status.
+static bool callKernel(JitModule &jit, const KernelSignature &sig,
+                       MutableArrayRef<HostTensor> args,
+                       MutableArrayRef<HostTensor> results) {
+  SmallVector<void *> buffers;
+  for (HostTensor &t : args)
+    buffers.push_back(t.data());
+  for (HostTensor &t : results)
+    buffers.push_back(t.data());
+  auto status = jit.call(sig.name, buffers);
+  if (!status) {
+    reportError(status.takeError());
+    return false;
+  }
+  if (*status != 0) {
+    reportError("@" + sig.name + " returned status " + Twine(*status));
+    return false;
+  }
+  return true;
+}
+
+static std::vector<HostTensor> makeRandomArgs(const KernelSignature &sig,
+                                              std::mt19937_64 &rng) {
+  std::vector<HostTensor> args;
+  for (const TensorParam &param : sig.inputs) {
+    args.push_back(HostTensor::forParam(param));
+    args.back().fillRandom(rng);
+  }
+  return args;
+}
+
+//===----------------------------------------------------------------------===//
+// compile
+//===----------------------------------------------------------------------===//
+
+static std::string escapeForMake(StringRef path) {
+  std::string out;
+  for (char c : path) {
+    if (c == ' ' || c == '#')
+      out += '\\';
+    if (c == '$')
+      out += '$';
+    out += c;
+  }
+  return out;
+}
+
+static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
+  std::optional<PipelineOptions> options = getPipelineOptions();
+  if (!options)
+    return kUsageError;
+  std::optional<Stage> lastStage;
+  if (!compileTo.empty()) {
+    lastStage = parseStage(compileTo);
+    if (!lastStage) {
+      reportError("unknown stage '" + compileTo + "' for --compile-to "
+                  "(expected s1, s2, s3, s4 or s5)");
+      return kUsageError;
+    }
+  }
+  std::optional<llvm::CodeGenFileType> fileType;
+  if (emitKind == "obj")
+    fileType = llvm::CodeGenFileType::ObjectFile;
+  else if (emitKind == "asm")
+    fileType = llvm::CodeGenFileType::AssemblyFile;
+  else if (emitKind != "llvm") {
+    reportError("unknown --emit kind '" + emitKind +
+                "' (expected obj, asm or llvm)");
+    return kUsageError;
+  }
+  if (lastStage && emitKind.getNumOccurrences()) {
+    reportError("--compile-to and --emit cannot be combined: --compile-to "
+                "writes MLIR");
+    return kUsageError;
+  }
+
+  // A machine for the chosen CPU, checked before any work.
+  auto tm = createCPUTargetMachine(*options);
+  if (!tm) {
+    reportError(tm.takeError());
+    return kError;
+  }
+
+  std::unique_ptr<Program> program =
+      loadProgram(inputFilename, context, sourceMgr);
+  if (!program)
+    return kError;
+
+  StringRef stem = llvm::sys::path::stem(inputFilename);
+  if (stem.empty() || stem == "-")
+    stem = "kernel";
+
+  // Stage dumps are written as soon as each stage is done.
+  if (!dumpStagesDir.empty()) {
+    if (std::error_code ec = llvm::sys::fs::create_directories(dumpStagesDir)) {
+      reportError("cannot create directory '" + dumpStagesDir +
+                  "': " + ec.message());
+      return kError;
+    }
+  }
+  auto dumpStage = [&](const StageInfo &info, ModuleOp module) {
+    if (dumpStagesDir.empty())
+      return success();
+    SmallString<256> path(dumpStagesDir);
+    llvm::sys::path::append(path, stem + "." +
+                                      Twine(static_cast<int>(info.stage)) +
+                                      "." + info.name + ".mlir");
+    return success(writeOutputs({{path.str().str(), [&](raw_ostream &os) {
+                                    module.print(os);
+                                    return llvm::Error::success();
+                                  }}}));
+  };
+  ModuleOp module = *program->module;
+  if (failed(runStages(module, lastStage.value_or(Stage::S5), *options,
+                       dumpStage)))
+    return kError;
+
+  // The main output, produced in memory first.
+  std::string defaultOutput = "-";
+  SmallString<0> text;
+  llvm::SmallVector<char, 0> binary;
+  if (lastStage) {
+    llvm::raw_svector_ostream os(text);
+    module.print(os);
+  } else {
+    llvm::LLVMContext llvmContext;
+    auto llvmModule = translateAndOptimize(module, llvmContext, **tm);
+    if (!llvmModule) {
+      reportError(llvmModule.takeError());
+      return kError;
+    }
+    if (!fileType) {
+      llvm::raw_svector_ostream os(text);
+      (*llvmModule)->print(os, nullptr);
+    } else if (llvm::Error err =
+                   emitMachineCode(**llvmModule, **tm, *fileType, binary)) {
+      reportError(std::move(err));
+      return kError;
+    }
+    if (fileType == llvm::CodeGenFileType::ObjectFile)
+      defaultOutput = (stem + ".o").str();
+  }
+  std::string output =
+      outputFilename.empty() ? defaultOutput : outputFilename.getValue();
+
+  SmallVector<PendingOutput> pending;
+  pending.push_back({output, [&](raw_ostream &os) {
+                       os << text;
+                       os.write(binary.data(), binary.size());
+                       return llvm::Error::success();
+                     }});
+  std::string header;
+  if (!headerFilename.empty()) {
+    StringRef headerName = llvm::sys::path::filename(headerFilename);
+    header = renderKernelHeader(program->signatures,
+                                llvm::sys::path::filename(inputFilename),
+                                makeIncludeGuard(headerName), headerName,
+                                (targetName + " (" + (*tm)->getTargetCPU() + ")").str());
+    pending.push_back({headerFilename, [&](raw_ostream &os) {
+                         os << header;
+                         return llvm::Error::success();
+                       }});
+  }
+  if (!depfileName.empty()) {
+    pending.push_back({depfileName, [&](raw_ostream &os) {
+                         os << escapeForMake(output);
+                         if (!headerFilename.empty())
+                           os << ' ' << escapeForMake(headerFilename);
+                         os << ": " << escapeForMake(inputFilename) << "\n";
+                         return llvm::Error::success();
+                       }});
+  }
+  return writeOutputs(pending) ? kSuccess : kError;
+}
+
+//===----------------------------------------------------------------------===//
+// run
+//===----------------------------------------------------------------------===//
+
+/// Loads the value of --input `spec` for `param`, checking its type.
+static std::optional<HostTensor> loadInput(StringRef spec, unsigned index,
+                                           const KernelSignature &sig) {
+  const TensorParam &param = sig.inputs[index];
+  bool literal = spec.contains('=') && !spec.ends_with(".npy");
+  auto tensor = literal ? parseTensorLiteral(spec)
+                        : readNpyFile(spec.starts_with("@") ? spec.drop_front() : spec);
+  if (!tensor) {
+    emitError(param.loc) << "cannot use input #" << index << " for %"
+                         << param.name << ": "
+                         << llvm::toString(tensor.takeError());
+    return std::nullopt;
+  }
+  if (tensor->getInfo().mlirName != param.getInfo().mlirName ||
+      tensor->getShape() != ArrayRef<int64_t>(param.shape)) {
+    emitError(param.loc) << "input #" << index << " ('" << spec << "') is "
+                         << tensor->getTypeString() << ", but argument %"
+                         << param.name << " of @" << sig.name << " is "
+                         << param.getTypeString();
+    return std::nullopt;
+  }
+  return std::move(*tensor);
+}
+
+static int runRun(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
+  std::optional<PipelineOptions> options = getPipelineOptions();
+  if (!options)
+    return kUsageError;
+  std::unique_ptr<Program> program =
+      loadProgram(inputFilename, context, sourceMgr);
+  if (!program)
+    return kError;
+  const KernelSignature *sig = selectFunction(*program);
+  if (!sig)
+    return kError;
+  if (inputs.size() != sig->inputs.size()) {
+    emitError(sig->loc) << "@" << sig->name << " takes " << sig->inputs.size()
+                        << " arguments, but " << inputs.size()
+                        << " --input were given";
+    return kError;
+  }
+  if (!outputs.empty() && outputs.size() != sig->results.size()) {
+    emitError(sig->loc) << "@" << sig->name << " has " << sig->results.size()
+                        << " results, but " << outputs.size()
+                        << " --output were given";
+    return kError;
+  }
+  std::vector<HostTensor> args;
+  for (auto [i, spec] : llvm::enumerate(inputs)) {
+    std::optional<HostTensor> arg = loadInput(spec, i, *sig);
+    if (!arg)
+      return kError;
+    args.push_back(std::move(*arg));
+  }
+  // Check that every output can be created before doing the work.
+  for (const std::string &path : outputs) {
+    StringRef dir = llvm::sys::path::parent_path(path);
+    if (!dir.empty() && !llvm::sys::fs::is_directory(dir)) {
+      reportError("cannot write '" + path + "': no such directory '" + dir + "'");
+      return kError;
+    }
+  }
+
+  std::unique_ptr<JitModule> jit = compileForJit(*program->module, *options);
+  if (!jit)
+    return kError;
+  std::vector<HostTensor> results = makeResults(*sig);
+  if (!callKernel(*jit, *sig, args, results))
+    return kError;
+
+  if (outputs.empty()) {
+    for (auto [param, result] : llvm::zip(sig->results, results)) {
+      llvm::outs() << param.name << ": ";
+      result.print(llvm::outs());
+    }
+    return kSuccess;
+  }
+  // .npy files are written by writeNpyFile, which is atomic per file.
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(outputs, results))) {
+    auto &[path, result] = pair;
+    if (llvm::Error err = writeNpyFile(path, result)) {
+      reportError(std::move(err));
+      for (const std::string &written : ArrayRef<std::string>(outputs).take_front(i))
+        llvm::sys::fs::remove(written);
+      return kError;
+    }
+  }
+  return kSuccess;
+}
+
+//===----------------------------------------------------------------------===//
+// crosscheck
+//===----------------------------------------------------------------------===//
+
+static std::string formatIndex(int64_t flat, ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> index(shape.size());
+  for (int i = static_cast<int>(shape.size()) - 1; i >= 0; --i) {
+    index[i] = flat % shape[i];
+    flat /= shape[i];
+  }
+  std::string s = "[";
+  for (auto [i, v] : llvm::enumerate(index))
+    s += (i ? ", " : "") + std::to_string(v);
+  return s + "]";
+}
+
+static int runCrosscheck(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
+  std::optional<PipelineOptions> options = getPipelineOptions();
+  if (!options)
+    return kUsageError;
+  std::unique_ptr<Program> program =
+      loadProgram(inputFilename, context, sourceMgr);
+  if (!program)
+    return kError;
+  SmallVector<const KernelSignature *> selected;
+  if (!functionName.empty()) {
+    const KernelSignature *sig = selectFunction(*program);
+    if (!sig)
+      return kError;
+    selected.push_back(sig);
+  } else {
+    for (const KernelSignature &sig : program->signatures)
+      selected.push_back(&sig);
+  }
+
+  OwningOpRef<ModuleOp> referenceModule = program->module->clone();
+  std::unique_ptr<JitModule> optimized =
+      compileForJit(*program->module, *options);
+  if (!optimized)
+    return kError;
+  std::unique_ptr<JitModule> reference =
+      compileForJit(*referenceModule, *options, /*reference=*/true);
+  if (!reference)
+    return kError;
+
+  bool allOk = true;
+  std::mt19937_64 rng(seed);
+  for (const KernelSignature *sig : selected) {
+    std::vector<HostTensor> args = makeRandomArgs(*sig, rng);
+    std::vector<HostTensor> expected = makeResults(*sig);
+    std::vector<HostTensor> actual = makeResults(*sig);
+    if (!callKernel(*reference, *sig, args, expected) ||
+        !callKernel(*optimized, *sig, args, actual))
+      return kError;
+    bool ok = true;
+    double maxErr = 0;
+    std::string details;
+    for (auto [i, param] : llvm::enumerate(sig->results)) {
+      auto [atol, rtol] = getDefaultTolerances(param.getInfo());
+      if (atolOpt >= 0)
+        atol = atolOpt;
+      if (rtolOpt >= 0)
+        rtol = rtolOpt;
+      Comparison cmp = compareTensors(actual[i], expected[i], atol, rtol);
+      maxErr = std::max(maxErr, cmp.maxAbsError);
+      if (!cmp.ok) {
+        ok = false;
+        details += ("\n  result #" + Twine(i) + " (" + param.getTypeString() +
+                    "): " + Twine(cmp.numMismatches) + " of " +
+                    Twine(param.getNumElements()) + " elements differ; first at " +
+                    formatIndex(cmp.firstMismatch, param.shape) + ": optimized " +
+                    llvm::formatv("{0}", actual[i].getAsDouble(cmp.firstMismatch)).str() +
+                    ", reference " +
+                    llvm::formatv("{0}", expected[i].getAsDouble(cmp.firstMismatch)).str())
+                       .str();
+      }
+    }
+    llvm::outs() << (ok ? "PASS" : "FAIL") << " @" << sig->name << " ("
+                 << sig->results.size() << " result"
+                 << (sig->results.size() == 1 ? "" : "s")
+                 << ", max abs error " << llvm::format("%.3g", maxErr) << ")"
+                 << details << "\n";
+    allOk &= ok;
+  }
+  return allOk ? kSuccess : kMismatch;
+}
+
+//===----------------------------------------------------------------------===//
+// bench
+//===----------------------------------------------------------------------===//
+
+static int runBench(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
+  std::optional<PipelineOptions> options = getPipelineOptions();
+  if (!options)
+    return kUsageError;
+  std::unique_ptr<Program> program =
+      loadProgram(inputFilename, context, sourceMgr);
+  if (!program)
+    return kError;
+  const KernelSignature *sig = selectFunction(*program);
+  if (!sig)
+    return kError;
+  auto compileStart = std::chrono::steady_clock::now();
+  std::unique_ptr<JitModule> jit = compileForJit(*program->module, *options);
+  if (!jit)
+    return kError;
+  double compileSeconds = std::chrono::duration<double>(
+                              std::chrono::steady_clock::now() - compileStart)
+                              .count();
+  std::mt19937_64 rng(seed);
+  std::vector<HostTensor> args = makeRandomArgs(*sig, rng);
+  std::vector<HostTensor> results = makeResults(*sig);
+  if (!callKernel(*jit, *sig, args, results)) // warm-up
+    return kError;
+  std::vector<double> times;
+  for (unsigned i = 0; i < std::max(1u, repetitions.getValue()); ++i) {
+    auto start = std::chrono::steady_clock::now();
+    if (!callKernel(*jit, *sig, args, results))
+      return kError;
+    times.push_back(std::chrono::duration<double>(
+                        std::chrono::steady_clock::now() - start)
+                        .count());
+  }
+  std::sort(times.begin(), times.end());
+  double median = times[times.size() / 2];
+  double bytes = 0;
+  for (const HostTensor &t : args)
+    bytes += t.getByteSize();
+  for (const HostTensor &t : results)
+    bytes += t.getByteSize();
+  llvm::outs() << llvm::format(
+      "@%s: median %.4f ms, min %.4f ms over %zu runs; %.2f GB/s of "
+      "arguments and results; compiled in %.2f s\n",
+      sig->name.c_str(), median * 1e3, times.front() * 1e3, times.size(),
+      bytes / median / 1e9, compileSeconds);
+  return kSuccess;
+}
+
+//===----------------------------------------------------------------------===//
+// main
+//===----------------------------------------------------------------------===//
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  cl::SetVersionPrinter([](raw_ostream &os) {
+    os << "pbtool (PolyBlocks) " << getPolyBlocksVersion() << "\n";
+  });
+  for (cl::SubCommand *sub : {&compileCmd, &runCmd, &crosscheckCmd, &benchCmd})
+    cl::HideUnrelatedOptions(pbCategory, *sub);
+  cl::HideUnrelatedOptions(pbCategory);
+  if (!cl::ParseCommandLineOptions(
+          argc, argv,
+          "PolyBlocks tensor compiler driver\n\n"
+          "  pbtool compile IN.mlir -o OUT.o --header OUT.h\n"
+          "  pbtool run IN.mlir --function=F --input=a.npy --output=o.npy\n"
+          "  pbtool crosscheck IN.mlir\n"
+          "  pbtool bench IN.mlir --function=F\n\n"
+          "Exit codes: 0 success; 1 the program, an input or an output could "
+          "not be processed;\n2 bad command line; 3 crosscheck found "
+          "differing results.\n",
+          &llvm::errs()))
+    return kUsageError;
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext context(registry);
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+
+  if (compileCmd)
+    return runCompile(context, sourceMgr);
+  if (runCmd)
+    return runRun(context, sourceMgr);
+  if (crosscheckCmd)
+    return runCrosscheck(context, sourceMgr);
+  if (benchCmd)
+    return runBench(context, sourceMgr);
+  reportError("no command given (expected compile, run, crosscheck or bench; "
+              "see pbtool --help)");
+  return kUsageError;
+}

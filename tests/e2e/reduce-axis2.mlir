@@ -1,0 +1,31 @@
+// RUN: %pbtool crosscheck %s | FileCheck %s
+// CHECK: PASS @sum_axis2
+// CHECK: PASS @max_axis2
+// Covers: reduction along axis 2 of a 3-D f32 tensor; sum via linalg.reduce, max via linalg.generic with a reduction iterator.
+module {
+  func.func @sum_axis2(%x: tensor<9x17x33xf32>) -> tensor<9x17xf32> {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<9x17xf32>
+    %init = linalg.fill ins(%zero : f32) outs(%e : tensor<9x17xf32>) -> tensor<9x17xf32>
+    %r = linalg.reduce ins(%x : tensor<9x17x33xf32>) outs(%init : tensor<9x17xf32>) dimensions = [2]
+      (%in: f32, %acc: f32) {
+        %s = arith.addf %in, %acc : f32
+        linalg.yield %s : f32
+      }
+    return %r : tensor<9x17xf32>
+  }
+
+  func.func @max_axis2(%x: tensor<9x17x33xf32>) -> tensor<9x17xf32> {
+    %ninf = arith.constant 0xFF800000 : f32
+    %e = tensor.empty() : tensor<9x17xf32>
+    %init = linalg.fill ins(%ninf : f32) outs(%e : tensor<9x17xf32>) -> tensor<9x17xf32>
+    %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>],
+                         iterator_types = ["parallel", "parallel", "reduction"]}
+        ins(%x : tensor<9x17x33xf32>) outs(%init : tensor<9x17xf32>) {
+    ^bb0(%in: f32, %acc: f32):
+      %m = arith.maximumf %in, %acc : f32
+      linalg.yield %m : f32
+    } -> tensor<9x17xf32>
+    return %r : tensor<9x17xf32>
+  }
+}
