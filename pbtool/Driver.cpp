@@ -70,7 +70,7 @@ bool writeOutputs(llvm::ArrayRef<PendingOutput> outputs) {
     if (!err)
       continue;
     reportError("cannot write '" + output.path +
-                "': " + llvm::toString(std::move(err)));
+                "': " + llvm::errorToErrorCode(std::move(err)).message());
     for (const PendingOutput &written : outputs.take_front(i))
       if (written.path != "-")
         llvm::sys::fs::remove(written.path);

@@ -129,7 +129,7 @@ static LogicalResult checkFunctionBoundary(func::FuncOp func) {
 LogicalResult checkInputProgram(ModuleOp module) {
   bool ok = true;
   unsigned numPublic = 0;
-  module.walk([&](Operation *op) {
+  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (op == module.getOperation())
       return WalkResult::advance();
     StringRef dialect = op->getName().getDialectNamespace();

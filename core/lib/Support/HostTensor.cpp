@@ -259,8 +259,8 @@ Error writeNpyFile(StringRef path, const HostTensor &tensor) {
     return Error::success();
   });
   if (err)
-    return createStringError("cannot write '" + path +
-                             "': " + toString(std::move(err)));
+    return createStringError("cannot write '" + path + "': " +
+                             errorToErrorCode(std::move(err)).message());
   return Error::success();
 }
 
