@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Sets everything up, builds PolyBlocks and runs every test through CTest:
+# lit (passes, stages, pbtool, end-to-end numerical corpus, C/C++ interface),
+# GoogleTest units, the examples and the downstream CMake project.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh
+ctest --test-dir "${POLYBLOCKS_BUILD_DIR:-build}" --output-on-failure -j "${POLYBLOCKS_JOBS:-2}"
