@@ -130,10 +130,12 @@ void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
         /*fastMemorySpace=*/0, /*localBufSizeThreshold=*/0,
         /*maximalFusion=*/false, affine::FusionMode::Sibling));
   OpPassManager &fpm = pm.nest<func::FuncOp>();
+  fpm.addPass(createPBUnrollShortLoops());
   fpm.addPass(affine::createAffineScalarReplacementPass());
   fpm.addPass(affine::createAffineLoopInvariantCodeMotionPass());
-  fpm.addPass(affine::createLoopTilingPass(
-      static_cast<uint64_t>(options.tileCacheSizeKiB) * 1024));
+  if (options.tileCacheSizeKiB != 0)
+    fpm.addPass(affine::createLoopTilingPass(
+        static_cast<uint64_t>(options.tileCacheSizeKiB) * 1024));
   if (options.parallelize) {
     affine::AffineParallelizeOptions parallelize;
     parallelize.maxNested = 1;

@@ -53,7 +53,7 @@ struct PipelineOptions {
   std::string cpuFeatures;
   /// Target triple; empty = the host's.
   std::string triple;
-  /// Cache size that S3 tiles for, in KiB.
+  /// Cache size that S3 tiles for, in KiB (0: no tiling).
   unsigned tileCacheSizeKiB = 512;
   /// Run the outermost parallel loops on all cores (OpenMP).
   bool parallelize = true;

@@ -83,4 +83,38 @@ def PBLowerCopies : Pass<"pb-lower-copies", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+//===----------------------------------------------------------------------===//
+// S3: affine, target-aware
+//===----------------------------------------------------------------------===//
+
+def PBUnrollShortLoops : Pass<"pb-unroll-short-loops", "::mlir::func::FuncOp"> {
+  let summary = "Fully unroll innermost affine loops with a small constant trip count";
+  let description = [{
+    Stencil taps and small reduction windows (a 5-tap blur, a 3x3 kernel
+    window) end up as short innermost loops. Unrolling them fully lets
+    scalar replacement keep the accumulator in a register and leaves the
+    enclosing loop, which usually walks memory with unit stride, innermost
+    and vectorizable.
+
+    ```mlir
+    affine.for %j = 0 to 2044 {
+      affine.for %k = 0 to 5 { ... %in[%j + %k] ... }
+    }
+    // with max-trip-count=8 becomes
+    affine.for %j = 0 to 2044 {
+      ... %in[%j] ... %in[%j + 1] ... %in[%j + 4] ...
+    }
+    ```
+
+    Only loops without nested loops are unrolled; loops with non-constant
+    bounds are left alone.
+  }];
+  let options = [
+    Option<"maxTripCount", "max-trip-count", "unsigned", /*default=*/"8",
+           "largest trip count of a loop to unroll fully, in iterations "
+           "(default: 8)">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect"];
+}
+
 #endif // POLYBLOCKS_TRANSFORMS_PASSES

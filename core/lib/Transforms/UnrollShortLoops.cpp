@@ -1,0 +1,52 @@
+//===- UnrollShortLoops.cpp - Fully unroll short innermost loops ----------===//
+//
+// Fully unrolls innermost affine.for loops whose constant trip count is at
+// most `max-trip-count`, so that scalar replacement can keep accumulators in
+// registers and the enclosing loop becomes the innermost one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "polyblocks/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
+#include "mlir/Dialect/Affine/LoopUtils.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "pb-unroll-short-loops"
+
+namespace polyblocks {
+#define GEN_PASS_DEF_PBUNROLLSHORTLOOPS
+#include "polyblocks/Transforms/Passes.h.inc"
+} // namespace polyblocks
+
+using namespace mlir;
+using namespace mlir::affine;
+
+namespace {
+
+/// True if `loop` contains no other loop.
+static bool isInnermost(AffineForOp loop) {
+  return !loop.getBody()
+              ->walk([](AffineForOp) { return WalkResult::interrupt(); })
+              .wasInterrupted();
+}
+
+struct UnrollShortLoopsPass
+    : public polyblocks::impl::PBUnrollShortLoopsBase<UnrollShortLoopsPass> {
+  using PBUnrollShortLoopsBase::PBUnrollShortLoopsBase;
+
+  void runOnOperation() override {
+    SmallVector<AffineForOp> candidates;
+    getOperation().walk([&](AffineForOp loop) {
+      std::optional<uint64_t> trips = getConstantTripCount(loop);
+      if (trips && *trips <= maxTripCount && isInnermost(loop))
+        candidates.push_back(loop);
+    });
+    for (AffineForOp loop : candidates) {
+      if (failed(loopUnrollFull(loop)))
+        LLVM_DEBUG(llvm::dbgs() << "not unrolling: " << loop << "\n");
+    }
+  }
+};
+
+} // namespace
