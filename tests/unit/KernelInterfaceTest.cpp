@@ -116,6 +116,10 @@ struct BadProgram {
   const char *expected;
 };
 
+void PrintTo(const BadProgram &program, std::ostream *os) {
+  *os << program.name;
+}
+
 class KernelInterfaceBadProgramTest
     : public KernelInterfaceTest,
       public ::testing::WithParamInterface<BadProgram> {};

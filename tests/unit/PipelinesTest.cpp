@@ -58,7 +58,10 @@ TEST_P(StagePipelineTest, IsRegisteredAsATextualPipeline) {
 
 INSTANTIATE_TEST_SUITE_P(AllStages, StagePipelineTest,
                          ::testing::Values(Stage::S1, Stage::S2, Stage::S3,
-                                           Stage::S4, Stage::S5));
+                                           Stage::S4, Stage::S5),
+                         [](const auto &info) {
+                           return getStageInfo(info.param).id.str();
+                         });
 
 TEST(RunStagesTest, StopsAfterTheRequestedStage) {
   DialectRegistry registry;

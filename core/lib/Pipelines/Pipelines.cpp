@@ -40,14 +40,16 @@ static const StageInfo kStages[] = {
      "named ops -> affine: copies and linalg ops on memrefs become affine "
      "loop nests (convolutions through affine index maps, no im2col)"},
     {Stage::S3, "s3", "optimize", "pb-s3-pipeline",
-     "affine, target-aware: fusion, scalar replacement, cache tiling, "
-     "parallel loop detection"},
+     "affine, target-aware: sibling fusion, unrolling of short loops, loop "
+     "order for unit-stride innermost loops, scalar replacement, cache "
+     "tiling, parallel loop detection"},
     {Stage::S4, "s4", "map", "pb-s4-pipeline",
      "affine -> target dialects: affine to scf, parallel loops to OpenMP, "
      "math and bf16 expansion for the host"},
     {Stage::S5, "s5", "llvm", "pb-s5-pipeline",
-     "-> LLVM dialect: memref, arith, math, func (bare-pointer calling "
-     "convention), cf and OpenMP to LLVM; then LLVM IR and object code"},
+     "-> LLVM dialect: entry-point buffers marked noalias; memref, arith, "
+     "math, func (bare-pointer calling convention), cf and OpenMP to LLVM; "
+     "then LLVM IR and object code"},
 };
 
 ArrayRef<StageInfo> getStageTable() { return kStages; }
@@ -131,6 +133,7 @@ void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
         /*maximalFusion=*/false, affine::FusionMode::Sibling));
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   fpm.addPass(createPBUnrollShortLoops());
+  fpm.addPass(createPBPermuteForVectorization());
   fpm.addPass(affine::createAffineScalarReplacementPass());
   fpm.addPass(affine::createAffineLoopInvariantCodeMotionPass());
   if (options.tileCacheSizeKiB != 0)
@@ -172,6 +175,7 @@ void buildS4Pipeline(OpPassManager &pm, const PipelineOptions &options) {
 }
 
 void buildS5Pipeline(OpPassManager &pm, const PipelineOptions &options) {
+  pm.addPass(createPBMarkNoAlias());
   // memref -> llvm (before scf -> cf: OpenMP's alloca scopes must be lowered
   // while their regions still hold a single block)
   pm.addPass(memref::createExpandStridedMetadataPass());

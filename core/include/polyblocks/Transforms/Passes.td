@@ -117,4 +117,46 @@ def PBUnrollShortLoops : Pass<"pb-unroll-short-loops", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::affine::AffineDialect"];
 }
 
+def PBPermuteForVectorization
+    : Pass<"pb-permute-for-vectorization", "::mlir::func::FuncOp"> {
+  let summary = "Permute perfect loop nests so that the innermost loop walks memory with unit stride";
+  let description = [{
+    For every perfectly nested band of `affine.for` loops with constant
+    bounds, scores each loop by how its iterations touch memory: an access
+    whose last subscript moves by one element per iteration (and no other
+    subscript moves) is contiguous, an access the loop does not move is
+    invariant, anything else is strided. The parallel loop with the best
+    score (contiguous accesses, then fewest strided ones) is moved innermost,
+    keeping the order of the others, when dependences allow it. The
+    innermost loop then vectorizes without gathers, and reductions stay
+    outside it, where they need no reassociation.
+
+    ```mlir
+    // C[i, j] += A[i, k] * B[k, j] with loops (i, j, k)
+    affine.for %i { affine.for %j { affine.for %k { ... } } }
+    // becomes (i, k, j): j is contiguous in B and C
+    affine.for %i { affine.for %k { affine.for %j { ... } } }
+    ```
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect"];
+}
+
+def PBMarkNoAlias : Pass<"pb-mark-noalias", "::mlir::ModuleOp"> {
+  let summary = "Mark the buffer arguments of public entry points as not aliasing";
+  let description = [{
+    The PolyBlocks C interface requires that a result buffer overlaps no
+    other argument (inputs are only read, so they may overlap each other).
+    This pass records that as `llvm.noalias` on every memref argument of the
+    public functions, so that LLVM can keep values in registers and
+    vectorize without run-time overlap checks.
+
+    ```mlir
+    func.func @f(%a: memref<4xf32>, %out: memref<4xf32>) -> i32
+    // becomes
+    func.func @f(%a: memref<4xf32> {llvm.noalias}, %out: memref<4xf32> {llvm.noalias}) -> i32
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // POLYBLOCKS_TRANSFORMS_PASSES
