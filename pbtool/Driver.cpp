@@ -35,8 +35,23 @@ std::unique_ptr<Program> loadProgram(StringRef path, MLIRContext &context,
   auto program = std::make_unique<Program>();
   Block block;
   ParserConfig config(&context);
-  if (failed(parseAsmSourceFile(sourceMgr, &block, config, &program->asmState)))
-    return nullptr;
+  {
+    // The parser's advice to pass -allow-unregistered-dialect does not apply
+    // to a compiler: say what is accepted instead.
+    ScopedDiagnosticHandler unregistered(&context, [&](Diagnostic &diag) {
+      if (diag.getSeverity() != DiagnosticSeverity::Error ||
+          !StringRef(diag.str()).contains("-allow-unregistered-dialect"))
+        return failure();
+      emitError(diag.getLocation())
+          << "operation from an unregistered dialect: PolyBlocks accepts ops "
+             "from the builtin, func, linalg, tensor, arith, math and tosa "
+             "dialects";
+      return success();
+    });
+    if (failed(parseAsmSourceFile(sourceMgr, &block, config,
+                                  &program->asmState)))
+      return nullptr;
+  }
 
   // A file holding one module is that module; loose top-level ops get one.
   ModuleOp module;

@@ -174,6 +174,11 @@ static std::optional<PipelineOptions> getPipelineOptions() {
   options.parallelize = !noParallel;
   options.fuse = !noFusion;
   options.tileCacheSizeKiB = tileCacheKiB;
+  // An unknown CPU or triple is a command-line error, found before any work.
+  if (auto tm = createCPUTargetMachine(options); !tm) {
+    reportError(tm.takeError());
+    return std::nullopt;
+  }
   return options;
 }
 
@@ -296,11 +301,15 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
     return kUsageError;
   }
 
-  // A machine for the chosen CPU, checked before any work.
   auto tm = createCPUTargetMachine(*options);
   if (!tm) {
     reportError(tm.takeError());
     return kError;
+  }
+  if (!depfileName.empty() && outputFilename.empty() &&
+      (lastStage || emitKind != "obj")) {
+    reportError("--depfile needs an output file (-o) to name in its rule");
+    return kUsageError;
   }
 
   std::unique_ptr<Program> program =
@@ -314,7 +323,10 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
 
   // Stage dumps are written as soon as each stage is done.
   if (!dumpStagesDir.empty()) {
-    if (std::error_code ec = llvm::sys::fs::create_directories(dumpStagesDir)) {
+    std::error_code ec = llvm::sys::fs::create_directories(dumpStagesDir);
+    if (!ec && !llvm::sys::fs::is_directory(dumpStagesDir))
+      ec = std::make_error_code(std::errc::not_a_directory);
+    if (ec) {
       reportError("cannot create directory '" + dumpStagesDir +
                   "': " + ec.message());
       return kError;
@@ -332,6 +344,8 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
                                     return llvm::Error::success();
                                   }}}));
   };
+  if (!headerFilename.empty() && failed(checkHeaderNames(program->signatures)))
+    return kError;
   ModuleOp module = *program->module;
   if (failed(runStages(module, lastStage.value_or(Stage::S5), *options,
                        dumpStage)))
@@ -435,15 +449,19 @@ static int runRun(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   if (!sig)
     return kError;
   if (inputs.size() != sig->inputs.size()) {
-    emitError(sig->loc) << "@" << sig->name << " takes " << sig->inputs.size()
-                        << " arguments, but " << inputs.size()
-                        << " --input were given";
+    emitError(sig->loc) << "@" << sig->name << " takes "
+                        << sig->inputs.size() << " argument"
+                        << (sig->inputs.size() == 1 ? "" : "s") << ", but "
+                        << inputs.size() << " --input "
+                        << (inputs.size() == 1 ? "was" : "were") << " given";
     return kError;
   }
   if (!outputs.empty() && outputs.size() != sig->results.size()) {
-    emitError(sig->loc) << "@" << sig->name << " has " << sig->results.size()
-                        << " results, but " << outputs.size()
-                        << " --output were given";
+    emitError(sig->loc) << "@" << sig->name << " has "
+                        << sig->results.size() << " result"
+                        << (sig->results.size() == 1 ? "" : "s") << ", but "
+                        << outputs.size() << " --output "
+                        << (outputs.size() == 1 ? "was" : "were") << " given";
     return kError;
   }
   std::vector<HostTensor> args;

@@ -14,6 +14,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -74,6 +75,27 @@ std::string TensorParam::getTypeString() const {
 // Input checks
 //===----------------------------------------------------------------------===//
 
+static bool isCKeyword(StringRef name) {
+  static const llvm::StringSet<> keywords = {
+      "auto",     "break",    "case",     "char",   "const",    "continue",
+      "default",  "do",       "double",   "else",   "enum",     "extern",
+      "float",    "for",      "goto",     "if",     "inline",   "int",
+      "long",     "register", "restrict", "return", "short",    "signed",
+      "sizeof",   "static",   "struct",   "switch", "typedef",  "union",
+      "unsigned", "void",     "volatile", "while",  "bool",     "class",
+      "delete",   "new",      "operator", "private", "protected", "public",
+      "template", "this",     "throw",    "try",    "typename", "virtual",
+      "namespace", "using",   "true",     "false",  "nullptr"};
+  return keywords.contains(name);
+}
+
+/// True if `name` can be a C function name.
+static bool isCIdentifier(StringRef name) {
+  if (name.empty() || llvm::isDigit(name.front()) || isCKeyword(name))
+    return false;
+  return llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
 static constexpr llvm::StringLiteral kInputDialects[] = {
     "builtin", "func", "linalg", "tensor", "arith", "math", "tosa"};
 
@@ -89,10 +111,13 @@ static LogicalResult checkBoundaryType(Type type, Location loc,
                                        const Twine &what) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor) {
+    std::string spelling;
+    llvm::raw_string_ostream os(spelling);
+    type.print(os);
     return emitError(loc) << what << " has type " << type
                           << ": kernel arguments and results must be ranked "
                              "tensors (use tensor<"
-                          << type << "> for a scalar)";
+                          << spelling << "> for a scalar)";
   }
   if (!tensor.hasStaticShape()) {
     return emitError(loc) << "dynamic dimension in " << what << ": " << type
@@ -113,6 +138,13 @@ static LogicalResult checkBoundaryType(Type type, Location loc,
 
 static LogicalResult checkFunctionBoundary(func::FuncOp func) {
   bool ok = true;
+  if (!isCIdentifier(func.getSymName())) {
+    func.emitError() << "public function @" << func.getSymName()
+                     << " cannot be a C entry point: its name must be a C "
+                        "identifier (letters, digits and '_', not starting "
+                        "with a digit) and not a C or C++ keyword";
+    ok = false;
+  }
   FunctionType type = func.getFunctionType();
   for (auto [i, argType] : llvm::enumerate(type.getInputs())) {
     Location loc = func.isExternal() ? func.getLoc() : func.getArgument(i).getLoc();
@@ -132,6 +164,12 @@ LogicalResult checkInputProgram(ModuleOp module) {
   module.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (op == module.getOperation())
       return WalkResult::advance();
+    if (isa<ModuleOp>(op)) {
+      op->emitError() << "nested modules are not supported: define every "
+                         "function in the top-level module";
+      ok = false;
+      return WalkResult::skip();
+    }
     StringRef dialect = op->getName().getDialectNamespace();
     if (!llvm::is_contained(kInputDialects, dialect)) {
       op->emitError() << "'" << op->getName()
@@ -186,20 +224,6 @@ LogicalResult checkInputProgram(ModuleOp module) {
 //===----------------------------------------------------------------------===//
 // Signatures
 //===----------------------------------------------------------------------===//
-
-static bool isCKeyword(StringRef name) {
-  static const llvm::StringSet<> keywords = {
-      "auto",     "break",    "case",     "char",   "const",    "continue",
-      "default",  "do",       "double",   "else",   "enum",     "extern",
-      "float",    "for",      "goto",     "if",     "inline",   "int",
-      "long",     "register", "restrict", "return", "short",    "signed",
-      "sizeof",   "static",   "struct",   "switch", "typedef",  "union",
-      "unsigned", "void",     "volatile", "while",  "bool",     "class",
-      "delete",   "new",      "operator", "private", "protected", "public",
-      "template", "this",     "throw",    "try",    "typename", "virtual",
-      "namespace", "using",   "true",     "false",  "nullptr"};
-  return keywords.contains(name);
-}
 
 /// Turns an SSA name (without '%') into a C identifier.
 static std::string toCIdentifier(StringRef name, StringRef fallback) {
@@ -279,6 +303,12 @@ static std::string fillTemplate(StringRef tmpl,
   return out;
 }
 
+/// The prefix of the shape macros of `param` of `sig`, e.g. "MLP_X".
+static std::string getMacroBase(const KernelSignature &sig,
+                                const TensorParam &param) {
+  return StringRef(sig.name).upper() + "_" + StringRef(param.name).upper();
+}
+
 static std::string renderFunction(const KernelSignature &sig) {
   std::string signature, macros, params;
   llvm::raw_string_ostream sigOs(signature), macroOs(macros), paramOs(params);
@@ -293,9 +323,8 @@ static std::string renderFunction(const KernelSignature &sig) {
   });
   sigOs << ")";
 
-  std::string prefix = StringRef(sig.name).upper();
   auto addMacros = [&](const TensorParam &p) {
-    std::string base = prefix + "_" + StringRef(p.name).upper();
+    std::string base = getMacroBase(sig, p);
     macroOs << "#define " << base << "_RANK " << p.shape.size() << "\n";
     for (auto [i, d] : llvm::enumerate(p.shape))
       macroOs << "#define " << base << "_DIM" << i << " " << d << "\n";
@@ -323,6 +352,29 @@ static std::string renderFunction(const KernelSignature &sig) {
                                                 {"SHAPE_MACROS", macros},
                                                 {"NAME", sig.name},
                                                 {"PARAMETERS", params}});
+}
+
+LogicalResult checkHeaderNames(ArrayRef<KernelSignature> signatures) {
+  llvm::StringMap<std::pair<const KernelSignature *, const TensorParam *>> seen;
+  bool ok = true;
+  for (const KernelSignature &sig : signatures) {
+    for (const auto *params : {&sig.inputs, &sig.results}) {
+      for (const TensorParam &param : *params) {
+        auto [it, inserted] =
+            seen.try_emplace(getMacroBase(sig, param), &sig, &param);
+        if (inserted)
+          continue;
+        auto [otherSig, otherParam] = it->second;
+        emitError(param.loc)
+            << "the shape macros of %" << param.name << " of @" << sig.name
+            << " and of %" << otherParam->name << " of @" << otherSig->name
+            << " would both be named " << it->first()
+            << "_*: rename one of them";
+        ok = false;
+      }
+    }
+  }
+  return success(ok);
 }
 
 std::string renderKernelHeader(ArrayRef<KernelSignature> signatures,

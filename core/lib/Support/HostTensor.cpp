@@ -31,6 +31,48 @@ int64_t HostTensor::getNumElements() const {
   return n;
 }
 
+std::optional<uint64_t>
+HostTensor::getCheckedByteSize(ElementTypeInfo info, ArrayRef<int64_t> shape) {
+  uint64_t bytes = info.byteSize;
+  for (int64_t d : shape) {
+    if (d < 0 || (d != 0 && bytes > kMaxByteSize / static_cast<uint64_t>(d)))
+      return std::nullopt;
+    bytes *= d;
+  }
+  return bytes;
+}
+
+int64_t HostTensor::getAsInt64(int64_t i) const {
+  const char *p = reinterpret_cast<const char *>(data()) + i * info.byteSize;
+  StringRef name = info.mlirName;
+  auto load = [&](auto v) {
+    std::memcpy(&v, p, sizeof(v));
+    return static_cast<int64_t>(v);
+  };
+  if (name == "i1")
+    return load(uint8_t()) != 0;
+  if (name == "i8")
+    return load(int8_t());
+  if (name == "i16")
+    return load(int16_t());
+  if (name == "i32")
+    return load(int32_t());
+  assert(name == "i64" && "not an integer tensor");
+  return load(int64_t());
+}
+
+void HostTensor::setFromInt64(int64_t i, int64_t value) {
+  char *p = reinterpret_cast<char *>(data()) + i * info.byteSize;
+  StringRef name = info.mlirName;
+  if (name == "i1") {
+    uint8_t v = value != 0;
+    std::memcpy(p, &v, 1);
+    return;
+  }
+  // Little-endian: the low bytes of the 64-bit value are the narrow value.
+  std::memcpy(p, &value, info.byteSize);
+}
+
 static const fltSemantics &getHalfSemantics(StringRef name) {
   return name == "f16" ? APFloat::IEEEhalf() : APFloat::BFloat();
 }
@@ -75,15 +117,8 @@ void HostTensor::setFromDouble(int64_t i, double value) {
     v.convert(getHalfSemantics(name), APFloat::rmNearestTiesToEven, &losesInfo);
     return store(static_cast<uint16_t>(v.bitcastToAPInt().getZExtValue()));
   }
-  if (name == "i1")
-    return store(static_cast<uint8_t>(value != 0));
-  if (name == "i8")
-    return store(static_cast<int8_t>(value));
-  if (name == "i16")
-    return store(static_cast<int16_t>(value));
-  if (name == "i32")
-    return store(static_cast<int32_t>(value));
-  store(static_cast<int64_t>(value));
+  // Integers: callers pass values that fit (random fills, test data).
+  setFromInt64(i, static_cast<int64_t>(value));
 }
 
 void HostTensor::fillRandom(std::mt19937_64 &rng) {
@@ -95,9 +130,9 @@ void HostTensor::fillRandom(std::mt19937_64 &rng) {
     if (isFloat)
       setFromDouble(i, real(rng));
     else if (name == "i1")
-      setFromDouble(i, boolean(rng));
+      setFromInt64(i, boolean(rng));
     else
-      setFromDouble(i, integer(rng));
+      setFromInt64(i, integer(rng));
   }
 }
 
@@ -128,11 +163,10 @@ void HostTensor::print(raw_ostream &os, int64_t maxElements) const {
     for (int64_t block : blocks)
       if (i % block == 0)
         os << '[';
-    double v = getAsDouble(i);
     if (isFloat)
-      os << format("%g", v);
+      os << format("%g", getAsDouble(i));
     else
-      os << static_cast<int64_t>(v);
+      os << getAsInt64(i);
     for (int64_t block : llvm::reverse(blocks))
       if ((i + 1) % block == 0)
         os << ']';
@@ -224,12 +258,13 @@ Expected<HostTensor> readNpyFile(StringRef path) {
                              "', which PolyBlocks does not support (supported: "
                              "<f4, <f8, <f2, <u2 (bf16 bits), |b1, |i1, <i2, "
                              "<i4, <i8)");
-  HostTensor tensor(*info, shape);
   size_t dataStart = headerStart + headerLen;
-  if (buf.size() - dataStart != tensor.getByteSize())
-    return fail("expected " + Twine(tensor.getByteSize()) +
-                " bytes of data for shape and dtype, found " +
-                Twine(buf.size() - dataStart));
+  std::optional<uint64_t> bytes = HostTensor::getCheckedByteSize(*info, shape);
+  if (!bytes || buf.size() - dataStart != *bytes)
+    return fail("its shape and dtype need " +
+                (bytes ? Twine(*bytes) : Twine("too many")) +
+                " bytes of data, but it holds " + Twine(buf.size() - dataStart));
+  HostTensor tensor(*info, shape);
   std::memcpy(tensor.data(), buf.data() + dataStart, tensor.getByteSize());
   return tensor;
 }
@@ -281,6 +316,9 @@ Expected<HostTensor> parseTensorLiteral(StringRef literal) {
                                "': bad dimension '" + dim + "'");
     shape.push_back(d);
   }
+  if (!HostTensor::getCheckedByteSize(*info, shape))
+    return createStringError("bad tensor literal '" + typePart +
+                             "...': the tensor would be too large");
   HostTensor tensor(*info, shape);
   SmallVector<StringRef> values;
   valuePart.split(values, ' ', -1, /*KeepEmpty=*/false);
@@ -288,13 +326,34 @@ Expected<HostTensor> parseTensorLiteral(StringRef literal) {
     return createStringError("bad tensor literal '" + literal + "': " +
                              Twine(values.size()) + " values for " +
                              Twine(tensor.getNumElements()) + " elements");
+  // Integer values must be integers that fit the element type (as signed
+  // or as unsigned bit patterns); i1 takes 0, 1, false or true.
+  unsigned width = info->byteSize * 8;
+  int64_t minValue = 0, maxValue = 1;
+  if (info->mlirName != "i1") {
+    minValue = width == 64 ? INT64_MIN : -(int64_t(1) << (width - 1));
+    maxValue = width == 64 ? INT64_MAX : (int64_t(1) << width) - 1;
+  }
   for (int64_t i = 0, e = tensor.getNumElements(); i < e; ++i) {
     StringRef text = values[values.size() == 1 ? 0 : i];
-    double v;
-    if (text.getAsDouble(v))
-      return createStringError("bad tensor literal '" + literal +
-                               "': bad value '" + text + "'");
-    tensor.setFromDouble(i, v);
+    auto bad = [&](const Twine &why) {
+      return createStringError("bad tensor literal '" + literal + "': " + why);
+    };
+    if (!tensor.isInteger()) {
+      double v;
+      if (text.getAsDouble(v))
+        return bad("bad value '" + text + "'");
+      tensor.setFromDouble(i, v);
+      continue;
+    }
+    int64_t v;
+    if (text == "true" || text == "false")
+      v = text == "true";
+    else if (text.getAsInteger(10, v))
+      return bad("'" + text + "' is not an integer that fits " + info->mlirName);
+    if (v < minValue || v > maxValue)
+      return bad("'" + text + "' does not fit " + info->mlirName);
+    tensor.setFromInt64(i, v);
   }
   return tensor;
 }
@@ -320,6 +379,18 @@ Comparison compareTensors(const HostTensor &actual, const HostTensor &expected,
                           double atol, double rtol) {
   Comparison result;
   for (int64_t i = 0, e = expected.getNumElements(); i < e; ++i) {
+    if (expected.isInteger()) {
+      if (actual.getAsInt64(i) != expected.getAsInt64(i)) {
+        if (result.ok)
+          result.firstMismatch = i;
+        result.ok = false;
+        ++result.numMismatches;
+        double err = std::fabs(static_cast<double>(actual.getAsInt64(i)) -
+                               static_cast<double>(expected.getAsInt64(i)));
+        result.maxAbsError = std::max(result.maxAbsError, err);
+      }
+      continue;
+    }
     double a = actual.getAsDouble(i), x = expected.getAsDouble(i);
     if (std::isnan(a) && std::isnan(x))
       continue;

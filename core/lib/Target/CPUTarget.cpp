@@ -55,8 +55,9 @@ createCPUTargetMachine(const PipelineOptions &options) {
   if (host && features.empty())
     features = getHostFeatureString();
 
+  // Asked with no CPU, so that LLVM does not warn about an unknown one.
   std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
-      target->createMCSubtargetInfo(triple, cpu, ""));
+      target->createMCSubtargetInfo(triple, "", ""));
   if (!subtarget || !subtarget->isCPUStringValid(cpu))
     return llvm::createStringError("unknown CPU '" + cpu + "' for " +
                                    triple.str() +

@@ -78,6 +78,10 @@ std::vector<KernelSignature>
 collectKernelSignatures(mlir::ModuleOp module,
                         const mlir::AsmParserState *asmState = nullptr);
 
+/// Checks that the header's shape macros get distinct names (e.g. @f_a(%b)
+/// and @f(%a_b) would both define F_A_B_DIM0); emits an error per clash.
+mlir::LogicalResult checkHeaderNames(llvm::ArrayRef<KernelSignature> signatures);
+
 /// Renders the C header for `signatures` from the header templates.
 /// `headerName`, `sourceName` and `target` are mentioned in the header
 /// comment; `guard` is the include guard macro.

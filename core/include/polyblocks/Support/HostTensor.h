@@ -16,6 +16,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -25,6 +26,13 @@ namespace polyblocks {
 /// A dense, row-major tensor in host memory (8-byte aligned).
 class HostTensor {
 public:
+  /// The largest tensor pbtool creates from a literal or a file, in bytes.
+  static constexpr uint64_t kMaxByteSize = uint64_t(1) << 36;
+  /// Byte size of a tensor of `shape` and `info`, or nullopt when it
+  /// overflows or exceeds kMaxByteSize.
+  static std::optional<uint64_t> getCheckedByteSize(ElementTypeInfo info,
+                                                    llvm::ArrayRef<int64_t> shape);
+
   HostTensor(ElementTypeInfo info, llvm::ArrayRef<int64_t> shape);
   /// A zero-filled tensor shaped like `param`.
   static HostTensor forParam(const TensorParam &param);
@@ -40,6 +48,12 @@ public:
   double getAsDouble(int64_t i) const;
   /// Stores `value` into element `i`, converting to the element type.
   void setFromDouble(int64_t i, double value);
+  /// Element `i` of an integer tensor (i1 as 0 / 1), exactly.
+  int64_t getAsInt64(int64_t i) const;
+  /// Stores `value` into element `i` of an integer tensor, wrapping to its
+  /// width.
+  void setFromInt64(int64_t i, int64_t value);
+  bool isInteger() const { return info.mlirName.starts_with("i"); }
 
   /// Fills with uniform random values: floats in [-1, 1], integers in
   /// [-8, 8], i1 in {0, 1}.
