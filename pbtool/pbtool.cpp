@@ -89,14 +89,17 @@ static cl::opt<bool> noParallel(
     cl::desc("do not run loops on several cores (no OpenMP runtime needed)"),
     cl::sub(compileCmd), cl::sub(runCmd), cl::sub(crosscheckCmd),
     cl::sub(benchCmd), cl::cat(pbCategory));
-static cl::opt<bool> noFusion("no-fusion", cl::desc("do not fuse loop nests"),
-                              cl::sub(compileCmd), cl::sub(runCmd),
-                              cl::sub(crosscheckCmd), cl::sub(benchCmd),
-                              cl::cat(pbCategory));
+static cl::opt<bool> fuse(
+    "fuse",
+    cl::desc("experimental: upstream sibling fusion of loop nests (known to "
+             "miscompile some programs)"),
+    cl::sub(compileCmd), cl::sub(runCmd), cl::sub(crosscheckCmd),
+    cl::sub(benchCmd), cl::cat(pbCategory));
 static cl::opt<unsigned> tileCacheKiB(
     "tile-cache-size-kib",
-    cl::desc("cache size that S3 tiles for, in KiB (default: 512)"),
-    cl::init(512), cl::sub(compileCmd), cl::sub(runCmd), cl::sub(crosscheckCmd),
+    cl::desc("experimental: tile nests for a cache of this size with upstream "
+             "affine-loop-tile, in KiB (default: 0, no tiling)"),
+    cl::init(0), cl::sub(compileCmd), cl::sub(runCmd), cl::sub(crosscheckCmd),
     cl::sub(benchCmd), cl::cat(pbCategory));
 
 // compile
@@ -172,7 +175,7 @@ static std::optional<PipelineOptions> getPipelineOptions() {
   options.cpuFeatures = cpuFeatures;
   options.triple = tripleName;
   options.parallelize = !noParallel;
-  options.fuse = !noFusion;
+  options.fuse = fuse;
   options.tileCacheSizeKiB = tileCacheKiB;
   // An unknown CPU or triple is a command-line error, found before any work.
   if (auto tm = createCPUTargetMachine(options); !tm) {

@@ -40,9 +40,10 @@ static const StageInfo kStages[] = {
      "named ops -> affine: copies and linalg ops on memrefs become affine "
      "loop nests (convolutions through affine index maps, no im2col)"},
     {Stage::S3, "s3", "optimize", "pb-s3-pipeline",
-     "affine, target-aware: sibling fusion, unrolling of short loops, loop "
-     "order for unit-stride innermost loops, scalar replacement, cache "
-     "tiling, parallel loop detection"},
+     "affine, target-aware: full unrolling of short loops, loop order for "
+     "unit-stride innermost loops, scalar replacement, parallelization of "
+     "the outermost parallel loop of large nests (upstream fusion and cache "
+     "tiling as experimental switches)"},
     {Stage::S4, "s4", "map", "pb-s4-pipeline",
      "affine -> target dialects: affine to scf, parallel loops to OpenMP, "
      "math and bf16 expansion for the host"},
@@ -98,6 +99,7 @@ void buildS1Pipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createSymbolDCEPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(createPBPrepareEntryPoints());
   // tensor -> memref
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
   bufferization::OneShotBufferizePassOptions bufferize;
@@ -124,9 +126,12 @@ void buildS2Pipeline(OpPassManager &pm, const PipelineOptions &options) {
 }
 
 void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
-  // Sibling fusion only: upstream producer-consumer fusion miscompiles nests
-  // that reuse a buffer or write it through a subview (tests/e2e/softmax.mlir,
-  // pad-nonzero.mlir, conv2d-nhwc-stride2-pad.mlir and others fail with it).
+  // Upstream fusion and tiling are experimental switches, off by default:
+  // producer-consumer fusion miscompiles nests that reuse a buffer or write
+  // it through a subview (tests/e2e/softmax.mlir and others), sibling fusion
+  // miscompiles overlapping subviews
+  // (tests/Pipelines/s3-fusion-aliasing-subviews.mlir), and the tiling
+  // model picks tiny tiles (tests/Pipelines/s3-tile-size-model.mlir).
   if (options.fuse)
     pm.addNestedPass<func::FuncOp>(affine::createLoopFusionPass(
         /*fastMemorySpace=*/0, /*localBufSizeThreshold=*/0,
@@ -139,11 +144,8 @@ void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
   if (options.tileCacheSizeKiB != 0)
     fpm.addPass(affine::createLoopTilingPass(
         static_cast<uint64_t>(options.tileCacheSizeKiB) * 1024));
-  if (options.parallelize) {
-    affine::AffineParallelizeOptions parallelize;
-    parallelize.maxNested = 1;
-    fpm.addPass(affine::createAffineParallelize(parallelize));
-  }
+  if (options.parallelize)
+    fpm.addPass(createPBParallelizeOuterLoops());
   fpm.addPass(createCanonicalizerPass());
   fpm.addPass(createCSEPass());
 }
@@ -280,16 +282,20 @@ struct StagePipelineOptions
     : public mlir::PassPipelineOptions<StagePipelineOptions> {
   Option<unsigned> tileCacheSizeKiB{
       *this, "tile-cache-size-kib",
-      llvm::cl::desc("cache size that S3 tiles for, in KiB (default: 512)"),
-      llvm::cl::init(512)};
+      llvm::cl::desc("experimental: tile S3 nests for a cache of this size "
+                     "with upstream affine-loop-tile, in KiB (default: 0, "
+                     "no tiling)"),
+      llvm::cl::init(0)};
   Option<bool> parallelize{
       *this, "parallelize",
       llvm::cl::desc("run outermost parallel loops on all cores through "
                      "OpenMP (default: true)"),
       llvm::cl::init(true)};
-  Option<bool> fuse{*this, "fuse",
-                    llvm::cl::desc("fuse loop nests in S3 (default: true)"),
-                    llvm::cl::init(true)};
+  Option<bool> fuse{
+      *this, "fuse",
+      llvm::cl::desc("experimental: upstream sibling fusion of loop nests in "
+                     "S3 (default: false)"),
+      llvm::cl::init(false)};
 
   PipelineOptions toPipelineOptions() const {
     PipelineOptions options;

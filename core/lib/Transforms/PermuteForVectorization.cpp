@@ -31,12 +31,12 @@ struct AccessScore {
   unsigned invariant = 0;
   unsigned strided = 0;
 
-  /// Better for the innermost position: more contiguous accesses, then
-  /// fewer strided ones.
+  /// Better for the innermost position: fewer strided accesses (each one
+  /// touches a new cache line per iteration), then more contiguous ones.
   bool betterThan(const AccessScore &other) const {
-    if (contiguous != other.contiguous)
-      return contiguous > other.contiguous;
-    return strided < other.strided;
+    if (strided != other.strided)
+      return strided < other.strided;
+    return contiguous > other.contiguous;
   }
 };
 

@@ -53,12 +53,15 @@ struct PipelineOptions {
   std::string cpuFeatures;
   /// Target triple; empty = the host's.
   std::string triple;
-  /// Cache size that S3 tiles for, in KiB (0: no tiling).
-  unsigned tileCacheSizeKiB = 512;
   /// Run the outermost parallel loops on all cores (OpenMP).
   bool parallelize = true;
-  /// Enable S3's loop fusion.
-  bool fuse = true;
+
+  // Experimental switches (upstream passes with known miscompiles or poor
+  // choices, see buildS3Pipeline).
+  /// Cache size that upstream affine-loop-tile tiles for, in KiB (0: none).
+  unsigned tileCacheSizeKiB = 0;
+  /// Upstream sibling fusion of loop nests.
+  bool fuse = false;
 };
 
 /// Appends the passes of one stage to `pm` (a pass manager on builtin.module).

@@ -37,6 +37,35 @@ def PBLegalizeInput : Pass<"pb-legalize-input", "::mlir::ModuleOp"> {
   }];
 }
 
+def PBPrepareEntryPoints : Pass<"pb-prepare-entry-points", "::mlir::ModuleOp"> {
+  let summary = "Make public functions bufferize into the C interface's contract";
+  let description = [{
+    Runs on tensors, before bufferization, on every public function:
+
+    - its arguments are inputs the caller owns and the header declares
+      `const T*`: they are marked `bufferization.writable = false`, so that
+      bufferization never writes into them (an op whose init is an argument
+      gets a buffer of its own);
+    - each result gets a value of its own: a value returned a second time is
+      copied (`bufferization.alloc_tensor() copy(...)`), so that every result
+      buffer is written.
+
+    ```mlir
+    func.func @f(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+      %e = linalg.exp ins(%a : ...) outs(%a : ...) -> tensor<4xf32>
+      return %e, %e : tensor<4xf32>, tensor<4xf32>
+    }
+    // becomes
+    func.func @f(%a: tensor<4xf32> {bufferization.writable = false}) -> ... {
+      %e = linalg.exp ins(%a : ...) outs(%a : ...) -> tensor<4xf32>
+      %c = bufferization.alloc_tensor() copy(%e) : tensor<4xf32>
+      return %e, %c : tensor<4xf32>, tensor<4xf32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
 def PBReturnStatus : Pass<"pb-return-status", "::mlir::ModuleOp"> {
   let summary = "Make every public function return an i32 status (0 = success)";
   let description = [{
@@ -126,7 +155,8 @@ def PBPermuteForVectorization
     whose last subscript moves by one element per iteration (and no other
     subscript moves) is contiguous, an access the loop does not move is
     invariant, anything else is strided. The parallel loop with the best
-    score (contiguous accesses, then fewest strided ones) is moved innermost,
+    score (fewest strided accesses, then most contiguous ones) is moved
+    innermost,
     keeping the order of the others, when dependences allow it. The
     innermost loop then vectorizes without gathers, and reductions stay
     outside it, where they need no reassociation.
@@ -138,6 +168,33 @@ def PBPermuteForVectorization
     affine.for %i { affine.for %k { affine.for %j { ... } } }
     ```
   }];
+  let dependentDialects = ["::mlir::affine::AffineDialect"];
+}
+
+def PBParallelizeOuterLoops
+    : Pass<"pb-parallelize-outer-loops", "::mlir::func::FuncOp"> {
+  let summary = "Run the outermost parallel loop of each large enough nest on all cores";
+  let description = [{
+    For every top-level loop nest, finds the outermost `affine.for` that
+    carries no dependence and has at least two iterations, and turns it into
+    `affine.parallel` (which S4 maps to OpenMP), provided that loop does
+    enough work each time it is entered to pay for waking the threads: at
+    least `min-iterations` iterations of the innermost loops inside it.
+    Loops below that (a short parallel loop inside a sequential one, a
+    small nest), and loops with a single iteration, stay sequential. Only
+    one level is parallelized, so threads are never nested.
+
+    ```mlir
+    affine.for %i = 0 to 1024 { affine.for %j = 0 to 1024 { ... } }
+    // becomes
+    affine.parallel (%i) = (0) to (1024) { affine.for %j = 0 to 1024 { ... } }
+    ```
+  }];
+  let options = [
+    Option<"minIterations", "min-iterations", "uint64_t", /*default=*/"1024",
+           "smallest number of innermost-loop iterations inside a loop worth "
+           "running on several threads (default: 1024)">,
+  ];
   let dependentDialects = ["::mlir::affine::AffineDialect"];
 }
 

@@ -1,0 +1,92 @@
+//===- ParallelizeOuterLoops.cpp - One parallel loop per large nest -------===//
+//
+// Turns the outermost dependence-free loop of each top-level nest into
+// affine.parallel when the nest does enough work to be worth several
+// threads.
+//
+//===----------------------------------------------------------------------===//
+
+#include "polyblocks/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
+#include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
+#include "mlir/Dialect/Affine/Utils.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "pb-parallelize-outer-loops"
+
+namespace polyblocks {
+#define GEN_PASS_DEF_PBPARALLELIZEOUTERLOOPS
+#include "polyblocks/Transforms/Passes.h.inc"
+} // namespace polyblocks
+
+using namespace mlir;
+using namespace mlir::affine;
+
+namespace {
+
+/// Iterations of the innermost loops of the nest rooted at `loop`, counting
+/// unknown trip counts as 1 (an underestimate keeps small nests serial).
+static uint64_t countInnermostIterations(AffineForOp loop) {
+  uint64_t trips = getConstantTripCount(loop).value_or(1);
+  uint64_t inner = 0;
+  bool hasInner = false;
+  for (Operation &op : *loop.getBody()) {
+    if (auto child = dyn_cast<AffineForOp>(op)) {
+      inner += countInnermostIterations(child);
+      hasInner = true;
+    }
+  }
+  return trips * (hasInner ? inner : 1);
+}
+
+/// The outermost loop of the nest at `root` that can run in parallel and has
+/// at least two iterations, descending through single-child loops.
+static AffineForOp findParallelLoop(AffineForOp root) {
+  for (AffineForOp loop = root; loop;) {
+    std::optional<uint64_t> trips = getConstantTripCount(loop);
+    if ((!trips || *trips >= 2) && isLoopParallel(loop))
+      return loop;
+    // Descend only when the loop holds exactly one nested loop.
+    AffineForOp child;
+    for (Operation &op : *loop.getBody()) {
+      if (auto inner = dyn_cast<AffineForOp>(op)) {
+        if (child)
+          return {};
+        child = inner;
+      }
+    }
+    loop = child;
+  }
+  return {};
+}
+
+struct ParallelizeOuterLoopsPass
+    : public polyblocks::impl::PBParallelizeOuterLoopsBase<
+          ParallelizeOuterLoopsPass> {
+  using PBParallelizeOuterLoopsBase::PBParallelizeOuterLoopsBase;
+
+  void runOnOperation() override {
+    SmallVector<AffineForOp> roots;
+    for (Operation &op : getOperation().getBody().getOps())
+      if (auto loop = dyn_cast<AffineForOp>(op))
+        roots.push_back(loop);
+    for (AffineForOp root : roots) {
+      AffineForOp loop = findParallelLoop(root);
+      if (!loop)
+        continue;
+      // Each entry into the parallel loop wakes the threads: it must do
+      // enough work on its own.
+      uint64_t work = countInnermostIterations(loop);
+      if (work < minIterations) {
+        LLVM_DEBUG(llvm::dbgs() << "not parallelizing: " << work
+                                << " iterations are too few\n");
+        continue;
+      }
+      if (failed(affineParallelize(loop)))
+        LLVM_DEBUG(llvm::dbgs() << "affineParallelize failed\n");
+    }
+  }
+};
+
+} // namespace
