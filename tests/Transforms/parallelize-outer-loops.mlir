@@ -1,0 +1,66 @@
+// RUN: pb-opt %s -split-input-file -pb-parallelize-outer-loops | FileCheck %s
+// RUN: pb-opt %s -split-input-file -pb-parallelize-outer-loops=min-iterations=16 | FileCheck %s --check-prefix=SMALL
+
+// The outermost parallel loop of a large nest runs on all cores; the loop
+// inside it stays sequential (threads are never nested).
+// CHECK-LABEL: func @outermost_parallel_loop_of_large_nest
+// CHECK:         affine.parallel (%{{.*}}) = (0) to (64) {
+// CHECK-NEXT:      affine.for %{{.*}} = 0 to 64 {
+func.func @outermost_parallel_loop_of_large_nest(%a: memref<64x64xf32>) {
+  %c = arith.constant 1.0 : f32
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 64 {
+      affine.store %c, %a[%i, %j] : memref<64x64xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// A nest with too little work stays sequential, unless the threshold is
+// lowered.
+// CHECK-LABEL: func @small_nest_stays_sequential
+// CHECK-NOT:     affine.parallel
+// SMALL-LABEL: func @small_nest_stays_sequential
+// SMALL:         affine.parallel (%{{.*}}) = (0) to (32)
+func.func @small_nest_stays_sequential(%a: memref<32xf32>) {
+  %c = arith.constant 1.0 : f32
+  affine.for %i = 0 to 32 {
+    affine.store %c, %a[%i] : memref<32xf32>
+  }
+  return
+}
+
+// -----
+
+// A loop carrying a dependence is skipped and the parallel loop under it
+// is chosen, when it does enough work each time it is entered.
+// CHECK-LABEL: func @dependence_moves_parallelism_inward
+// CHECK:         affine.for %{{.*}} = 1 to 8 {
+// CHECK-NEXT:      affine.parallel (%{{.*}}) = (0) to (2048) {
+func.func @dependence_moves_parallelism_inward(%a: memref<8x2048xf32>) {
+  affine.for %i = 1 to 8 {
+    affine.for %j = 0 to 2048 {
+      %v = affine.load %a[%i - 1, %j] : memref<8x2048xf32>
+      affine.store %v, %a[%i, %j] : memref<8x2048xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// A single-iteration loop is not worth parallelizing; its parallel child is.
+// CHECK-LABEL: func @single_iteration_loop_is_skipped
+// CHECK:         affine.for %{{.*}} = 0 to 1 {
+// CHECK-NEXT:      affine.parallel (%{{.*}}) = (0) to (4096) {
+func.func @single_iteration_loop_is_skipped(%a: memref<1x4096xf32>) {
+  %c = arith.constant 1.0 : f32
+  affine.for %i = 0 to 1 {
+    affine.for %j = 0 to 4096 {
+      affine.store %c, %a[%i, %j] : memref<1x4096xf32>
+    }
+  }
+  return
+}
