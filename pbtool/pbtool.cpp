@@ -15,6 +15,7 @@
 
 #include "polyblocks/Execution/JitModule.h"
 #include "polyblocks/InitAll.h"
+#include "mlir/InitAllPasses.h"
 #include "polyblocks/Interface/KernelInterface.h"
 #include "polyblocks/Pipelines/Pipelines.h"
 #include "polyblocks/Support/HostTensor.h"
@@ -24,6 +25,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
@@ -95,6 +97,12 @@ static cl::opt<bool> fuse(
              "miscompile some programs)"),
     cl::sub(compileCmd), cl::sub(runCmd), cl::sub(crosscheckCmd),
     cl::sub(benchCmd), cl::cat(pbCategory));
+static cl::opt<std::string> extraS3Passes(
+    "experimental-s3-passes",
+    cl::desc("experimental: a textual pipeline of func.func passes appended "
+             "to S3 (e.g. 'affine-loop-unroll-jam{unroll-jam-factor=4}')"),
+    cl::sub(compileCmd), cl::sub(runCmd), cl::sub(crosscheckCmd),
+    cl::sub(benchCmd), cl::cat(pbCategory), cl::Hidden);
 static cl::opt<unsigned> tileCacheKiB(
     "tile-cache-size-kib",
     cl::desc("experimental: tile nests for a cache of this size with upstream "
@@ -177,6 +185,18 @@ static std::optional<PipelineOptions> getPipelineOptions() {
   options.parallelize = !noParallel;
   options.fuse = fuse;
   options.tileCacheSizeKiB = tileCacheKiB;
+  options.extraS3Passes = extraS3Passes;
+  if (!extraS3Passes.empty()) {
+    mlir::registerAllPasses();
+    polyblocks::registerAllPasses();
+    OpPassManager probe("func.func");
+    std::string error;
+    llvm::raw_string_ostream errorStream(error);
+    if (failed(parsePassPipeline(extraS3Passes, probe, errorStream))) {
+      reportError("bad --experimental-s3-passes: " + error);
+      return std::nullopt;
+    }
+  }
   // An unknown CPU or triple is a command-line error, found before any work.
   if (auto tm = createCPUTargetMachine(options); !tm) {
     reportError(tm.takeError());
@@ -257,6 +277,21 @@ static std::vector<HostTensor> makeRandomArgs(const KernelSignature &sig,
     args.back().fillRandom(rng);
   }
   return args;
+}
+
+/// The common start of run, crosscheck and bench: binds the flags and loads
+/// the input. Returns the exit code to stop with, or nullopt to go on.
+static std::optional<int> startCommand(MLIRContext &context,
+                                       llvm::SourceMgr &sourceMgr,
+                                       std::optional<PipelineOptions> &options,
+                                       std::unique_ptr<Program> &program) {
+  options = getPipelineOptions();
+  if (!options)
+    return kUsageError;
+  program = loadProgram(inputFilename, context, sourceMgr);
+  if (!program)
+    return kError;
+  return std::nullopt;
 }
 
 //===----------------------------------------------------------------------===//
@@ -441,13 +476,11 @@ static std::optional<HostTensor> loadInput(StringRef spec, unsigned index,
 }
 
 static int runRun(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
-  std::optional<PipelineOptions> options = getPipelineOptions();
-  if (!options)
-    return kUsageError;
-  std::unique_ptr<Program> program =
-      loadProgram(inputFilename, context, sourceMgr);
-  if (!program)
-    return kError;
+  std::optional<PipelineOptions> options;
+  std::unique_ptr<Program> program;
+  if (std::optional<int> exitCode =
+          startCommand(context, sourceMgr, options, program))
+    return *exitCode;
   const KernelSignature *sig = selectFunction(*program);
   if (!sig)
     return kError;
@@ -527,13 +560,11 @@ static std::string formatIndex(int64_t flat, ArrayRef<int64_t> shape) {
 }
 
 static int runCrosscheck(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
-  std::optional<PipelineOptions> options = getPipelineOptions();
-  if (!options)
-    return kUsageError;
-  std::unique_ptr<Program> program =
-      loadProgram(inputFilename, context, sourceMgr);
-  if (!program)
-    return kError;
+  std::optional<PipelineOptions> options;
+  std::unique_ptr<Program> program;
+  if (std::optional<int> exitCode =
+          startCommand(context, sourceMgr, options, program))
+    return *exitCode;
   SmallVector<const KernelSignature *> selected;
   if (!functionName.empty()) {
     const KernelSignature *sig = selectFunction(*program);
@@ -602,13 +633,11 @@ static int runCrosscheck(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
 //===----------------------------------------------------------------------===//
 
 static int runBench(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
-  std::optional<PipelineOptions> options = getPipelineOptions();
-  if (!options)
-    return kUsageError;
-  std::unique_ptr<Program> program =
-      loadProgram(inputFilename, context, sourceMgr);
-  if (!program)
-    return kError;
+  std::optional<PipelineOptions> options;
+  std::unique_ptr<Program> program;
+  if (std::optional<int> exitCode =
+          startCommand(context, sourceMgr, options, program))
+    return *exitCode;
   const KernelSignature *sig = selectFunction(*program);
   if (!sig)
     return kError;

@@ -144,6 +144,10 @@ void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
   if (options.tileCacheSizeKiB != 0)
     fpm.addPass(affine::createLoopTilingPass(
         static_cast<uint64_t>(options.tileCacheSizeKiB) * 1024));
+  if (!options.extraS3Passes.empty() &&
+      failed(parsePassPipeline(options.extraS3Passes, fpm, llvm::errs())))
+    llvm::report_fatal_error("bad extra S3 pass pipeline (callers validate "
+                             "it first)");
   if (options.parallelize)
     fpm.addPass(createPBParallelizeOuterLoops());
   fpm.addPass(createCanonicalizerPass());

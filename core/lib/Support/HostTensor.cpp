@@ -78,6 +78,8 @@ static const fltSemantics &getHalfSemantics(StringRef name) {
 }
 
 double HostTensor::getAsDouble(int64_t i) const {
+  if (isInteger())
+    return static_cast<double>(getAsInt64(i));
   const char *p = reinterpret_cast<const char *>(data()) + i * info.byteSize;
   StringRef name = info.mlirName;
   auto load = [&](auto v) {
@@ -88,19 +90,9 @@ double HostTensor::getAsDouble(int64_t i) const {
     return load(float());
   if (name == "f64")
     return load(double());
-  if (name == "f16" || name == "bf16") {
-    APFloat value(getHalfSemantics(name), APInt(16, load(uint16_t())));
-    return value.convertToDouble();
-  }
-  if (name == "i1")
-    return load(uint8_t()) != 0;
-  if (name == "i8")
-    return load(int8_t());
-  if (name == "i16")
-    return load(int16_t());
-  if (name == "i32")
-    return load(int32_t());
-  return static_cast<double>(load(int64_t()));
+  assert((name == "f16" || name == "bf16") && "unknown element type");
+  APFloat value(getHalfSemantics(name), APInt(16, load(uint16_t())));
+  return value.convertToDouble();
 }
 
 void HostTensor::setFromDouble(int64_t i, double value) {

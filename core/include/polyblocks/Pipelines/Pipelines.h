@@ -62,6 +62,9 @@ struct PipelineOptions {
   unsigned tileCacheSizeKiB = 0;
   /// Upstream sibling fusion of loop nests.
   bool fuse = false;
+  /// A textual pass pipeline on func.func appended to S3, for trying out
+  /// transformations (e.g. "affine-loop-unroll-jam{unroll-jam-factor=4}").
+  std::string extraS3Passes;
 };
 
 /// Appends the passes of one stage to `pm` (a pass manager on builtin.module).
