@@ -71,18 +71,24 @@ func.func @loop_carried_dependence_keeps_loop_sequential(%a: memref<64x32xf32>) 
 
 // -----
 
-// A 1024x1024x1024 matmul (12 MiB of data) is tiled for a 64 KiB cache: the
-// outer loops step over tiles (step > 1), the outermost of them parallel, and
-// intra-tile loops run from a tile loop's index to the end of its tile.
+// A 1024x1024x1024 matmul becomes the register-tiled micro-kernel of
+// pb-register-tile-contraction (k blocks of 512 for the default 32 KiB L1,
+// 4x16 tiles for 256-bit vectors), its column-tile loop parallel.
 
-// TILE-LABEL: func.func @large_matmul_is_tiled
-// TILE-SAME:    (%{{.*}}: memref<1024x1024xf32>, %{{.*}}: memref<1024x1024xf32>, %[[C:.*]]: memref<1024x1024xf32>) -> i32
-// TILE:         affine.parallel (%[[T0:.*]]) = (0) to (1024) step ({{([2-9]|[1-9][0-9]+)}}) {
-// TILE-NEXT:      affine.for %[[T1:.*]] = 0 to 1024 step {{([2-9]|[1-9][0-9]+)}} {
-// TILE:             affine.for %{{.*}} = #map{{[0-9]*}}(%[[T0]]) to #map{{[0-9]*}}(%[[T0]]) {
-// TILE:               affine.for %{{.*}} = #map{{[0-9]*}}(%[[T1]]) to #map{{[0-9]*}}(%[[T1]]) {
-// TILE:                 affine.store %{{.*}}, %[[C]]
-func.func @large_matmul_is_tiled(%a: memref<1024x1024xf32>, %b: memref<1024x1024xf32>, %c: memref<1024x1024xf32>) -> i32 {
+// CHECK-LABEL: func.func @large_matmul_is_register_tiled
+// CHECK-SAME:    (%{{.*}}: memref<1024x1024xf32>, %{{.*}}: memref<1024x1024xf32>, %[[C:.*]]: memref<1024x1024xf32>) -> i32
+// CHECK:         %[[PACK:.*]] = memref.alloc() {alignment = 64 : i64} : memref<64x512x16xf32>
+// CHECK:         affine.for %{{.*}} = 0 to 1024 step 512 {
+// PAR:             affine.parallel (%{{.*}}) = (0) to (1024) step (16) {
+// SEQ:             affine.for %{{.*}} = 0 to 1024 step 16 {
+// CHECK:               affine.vector_store %{{.*}}, %[[PACK]]
+// CHECK:             affine.for %{{.*}} = 0 to 1024 step 4 {
+// CHECK-COUNT-4:       affine.vector_load %[[C]]
+// CHECK:               affine.for {{.*}} iter_args
+// CHECK-COUNT-4:         vector.fma
+// CHECK-COUNT-4:       affine.vector_store %{{.*}}, %[[C]]
+// CHECK:         memref.dealloc %[[PACK]]
+func.func @large_matmul_is_register_tiled(%a: memref<1024x1024xf32>, %b: memref<1024x1024xf32>, %c: memref<1024x1024xf32>) -> i32 {
   %ok = arith.constant 0 : i32
   affine.for %i = 0 to 1024 {
     affine.for %j = 0 to 1024 {
@@ -94,6 +100,33 @@ func.func @large_matmul_is_tiled(%a: memref<1024x1024xf32>, %b: memref<1024x1024
         %4 = arith.addf %2, %3 : f32
         affine.store %4, %c[%i, %j] : memref<1024x1024xf32>
       }
+    }
+  }
+  return %ok : i32
+}
+
+// -----
+
+// With the experimental tiling for a 64 KiB cache, a large transposing copy
+// (8 MiB) is tiled: the outer loops step over tiles (step > 1) and the
+// intra-tile loops run from a tile loop's index to the end of its tile.
+
+// TILE-LABEL: func.func @large_transpose_is_tiled
+// TILE-SAME:    (%{{.*}}: memref<1024x1024xf32>, %[[OUT:.*]]: memref<1024x1024xf32>) -> i32
+// TILE:         affine.parallel (%[[T0:.*]]) = (0) to (1024) step ({{([2-9]|[1-9][0-9]+)}}) {
+// TILE-NEXT:      affine.for %[[T1:.*]] = 0 to 1024 step {{([2-9]|[1-9][0-9]+)}} {
+// TILE:             affine.for %{{.*}} = #map{{[0-9]*}}(%[[T0]]) to #map{{[0-9]*}}(%[[T0]]) {
+// TILE:               affine.for %{{.*}} = #map{{[0-9]*}}(%[[T1]]) to #map{{[0-9]*}}(%[[T1]]) {
+// TILE:                 affine.store %{{.*}}, %[[OUT]]
+// NOTILE-LABEL: func.func @large_transpose_is_tiled
+// NOTILE-NOT:     step
+// NOTILE:         return
+func.func @large_transpose_is_tiled(%a: memref<1024x1024xf32>, %out: memref<1024x1024xf32>) -> i32 {
+  %ok = arith.constant 0 : i32
+  affine.for %i = 0 to 1024 {
+    affine.for %j = 0 to 1024 {
+      %0 = affine.load %a[%j, %i] : memref<1024x1024xf32>
+      affine.store %0, %out[%i, %j] : memref<1024x1024xf32>
     }
   }
   return %ok : i32

@@ -41,9 +41,10 @@ static const StageInfo kStages[] = {
      "loop nests (convolutions through affine index maps, no im2col)"},
     {Stage::S3, "s3", "optimize", "pb-s3-pipeline",
      "affine, target-aware: full unrolling of short loops, loop order for "
-     "unit-stride innermost loops, scalar replacement, parallelization of "
-     "the outermost parallel loop of large nests (upstream fusion and cache "
-     "tiling as experimental switches)"},
+     "unit-stride innermost loops, packed and register-tiled vector "
+     "micro-kernels for matmul-like nests, scalar replacement, "
+     "parallelization of the outermost parallel loop of large nests "
+     "(upstream fusion and cache tiling as experimental switches)"},
     {Stage::S4, "s4", "map", "pb-s4-pipeline",
      "affine -> target dialects: affine to scf, parallel loops to OpenMP, "
      "math and bf16 expansion for the host"},
@@ -125,6 +126,19 @@ void buildS2Pipeline(OpPassManager &pm, const PipelineOptions &options) {
   fpm.addPass(createCanonicalizerPass());
 }
 
+/// The register tile of matmul-like nests, from a small model of the
+/// target: NR is two vectors of f32 lanes; the MR x NR accumulators take
+/// half of the vector registers (the rest hold the panel, the broadcast row
+/// values and spare); KC makes the packed KC x NR panel fill L1d.
+static PBRegisterTileContractionOptions
+getRegisterTile(const PipelineOptions &options) {
+  unsigned lanes = std::max(1u, options.vectorBits / 32);
+  unsigned nr = 2 * lanes;
+  unsigned mr = std::max(1u, options.numVectorRegisters / 2 / (nr / lanes));
+  unsigned kc = std::max(16u, options.l1CacheKiB * 1024 / (nr * 4));
+  return PBRegisterTileContractionOptions{mr, nr, kc};
+}
+
 void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
   // Upstream fusion and tiling are experimental switches, off by default:
   // producer-consumer fusion miscompiles nests that reuse a buffer or write
@@ -139,6 +153,7 @@ void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   fpm.addPass(createPBUnrollShortLoops());
   fpm.addPass(createPBPermuteForVectorization());
+  fpm.addPass(createPBRegisterTileContraction(getRegisterTile(options)));
   fpm.addPass(affine::createAffineScalarReplacementPass());
   fpm.addPass(affine::createAffineLoopInvariantCodeMotionPass());
   if (options.tileCacheSizeKiB != 0)
@@ -186,6 +201,8 @@ void buildS5Pipeline(OpPassManager &pm, const PipelineOptions &options) {
   // while their regions still hold a single block)
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  // vector -> llvm
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   // scf -> cf
   pm.addPass(createSCFToControlFlowPass());
@@ -295,6 +312,19 @@ struct StagePipelineOptions
       llvm::cl::desc("run outermost parallel loops on all cores through "
                      "OpenMP (default: true)"),
       llvm::cl::init(true)};
+  Option<unsigned> vectorBits{
+      *this, "vector-bits",
+      llvm::cl::desc("width of the target's vector registers, in bits "
+                     "(default: 256)"),
+      llvm::cl::init(256)};
+  Option<unsigned> numVectorRegisters{
+      *this, "vector-registers",
+      llvm::cl::desc("number of vector registers of the target (default: 16)"),
+      llvm::cl::init(16)};
+  Option<unsigned> l1CacheKiB{
+      *this, "l1-cache-kib",
+      llvm::cl::desc("size of the level-1 data cache, in KiB (default: 32)"),
+      llvm::cl::init(32)};
   Option<bool> fuse{
       *this, "fuse",
       llvm::cl::desc("experimental: upstream sibling fusion of loop nests in "
@@ -306,6 +336,9 @@ struct StagePipelineOptions
     options.tileCacheSizeKiB = tileCacheSizeKiB;
     options.parallelize = parallelize;
     options.fuse = fuse;
+    options.vectorBits = vectorBits;
+    options.numVectorRegisters = numVectorRegisters;
+    options.l1CacheKiB = l1CacheKiB;
     return options;
   }
 };

@@ -8,6 +8,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
@@ -72,6 +73,36 @@ createCPUTargetMachine(const PipelineOptions &options) {
     return llvm::createStringError("cannot create a target machine for " +
                                    triple.str() + " (" + cpu + ")");
   return tm;
+}
+
+/// The host's L1 data cache size in KiB, or 0 when unknown.
+static unsigned readHostL1DataCacheKiB() {
+  auto buffer = llvm::MemoryBuffer::getFile(
+      "/sys/devices/system/cpu/cpu0/cache/index0/size", /*IsText=*/true);
+  if (!buffer)
+    return 0;
+  StringRef text = (*buffer)->getBuffer().trim();
+  unsigned kib = 0;
+  if (text.consume_back("K") && !text.getAsInteger(10, kib))
+    return kib;
+  return 0;
+}
+
+void setCPUParameters(PipelineOptions &options, llvm::TargetMachine &tm) {
+  const llvm::MCSubtargetInfo *subtarget = tm.getMCSubtargetInfo();
+  if (subtarget->checkFeatures("+avx512f")) {
+    options.vectorBits = 512;
+    options.numVectorRegisters = 32;
+  } else if (subtarget->checkFeatures("+avx")) {
+    options.vectorBits = 256;
+    options.numVectorRegisters = 16;
+  } else {
+    options.vectorBits = 128;
+    options.numVectorRegisters = 16;
+  }
+  if (options.cpu == "host")
+    if (unsigned kib = readHostL1DataCacheKiB())
+      options.l1CacheKiB = kib;
 }
 
 llvm::Expected<std::unique_ptr<llvm::Module>>

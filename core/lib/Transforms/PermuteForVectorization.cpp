@@ -7,9 +7,9 @@
 
 #include "polyblocks/Transforms/Passes.h"
 
+#include "polyblocks/Analysis/AccessPattern.h"
+
 #include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
-#include "mlir/Dialect/Affine/Analysis/AffineStructures.h"
-#include "mlir/Dialect/Affine/IR/AffineValueMap.h"
 #include "mlir/Dialect/Affine/LoopUtils.h"
 #include "llvm/Support/Debug.h"
 
@@ -46,45 +46,17 @@ static AccessScore scoreLoop(Value iv, Block *body) {
   body->walk([&](Operation *op) {
     if (!isa<AffineReadOpInterface, AffineWriteOpInterface>(op))
       return;
-    MemRefAccess access(op);
-    AffineValueMap map;
-    access.getAccessMap(&map);
-    unsigned pos;
-    for (pos = 0; pos < map.getNumOperands(); ++pos)
-      if (map.getOperand(pos) == iv)
-        break;
-    if (pos == map.getNumOperands()) {
+    switch (polyblocks::getAccessStride(op, iv)) {
+    case polyblocks::AccessStride::Invariant:
       ++score.invariant;
-      return;
-    }
-    // Coefficient of the loop's dimension in each result.
-    bool onlyLastMoves = true, lastMovesByOne = false;
-    unsigned numResults = map.getNumResults();
-    for (unsigned r = 0; r < numResults; ++r) {
-      AffineExpr expr = map.getResult(r);
-      if (!expr.isFunctionOfDim(pos))
-        continue;
-      // Moving the loop by one changes this subscript by `delta` if linear.
-      AffineExpr shifted = expr.replaceDims(
-          [&] {
-            SmallVector<AffineExpr> dims;
-            for (unsigned d = 0; d < map.getNumDims(); ++d)
-              dims.push_back(getAffineDimExpr(d, expr.getContext()) +
-                             (d == pos ? 1 : 0));
-            return dims;
-          }());
-      AffineExpr delta = simplifyAffineExpr(shifted - expr, map.getNumDims(),
-                                            map.getNumSymbols());
-      auto constant = dyn_cast<AffineConstantExpr>(delta);
-      if (r + 1 == numResults && constant && constant.getValue() == 1)
-        lastMovesByOne = true;
-      else
-        onlyLastMoves = false;
-    }
-    if (onlyLastMoves && lastMovesByOne)
+      break;
+    case polyblocks::AccessStride::Contiguous:
       ++score.contiguous;
-    else
+      break;
+    case polyblocks::AccessStride::Strided:
       ++score.strided;
+      break;
+    }
   });
   return score;
 }

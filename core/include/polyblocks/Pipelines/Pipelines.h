@@ -55,6 +55,13 @@ struct PipelineOptions {
   std::string triple;
   /// Run the outermost parallel loops on all cores (OpenMP).
   bool parallelize = true;
+  /// Width of the target's vector registers, in bits, and how many there
+  /// are (set from the CPU by setCPUParameters).
+  unsigned vectorBits = 256;
+  unsigned numVectorRegisters = 16;
+  /// Size of the level-1 data cache, in KiB (read from the host for
+  /// --cpu=host).
+  unsigned l1CacheKiB = 32;
 
   // Experimental switches (upstream passes with known miscompiles or poor
   // choices, see buildS3Pipeline).

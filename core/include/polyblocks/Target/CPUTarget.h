@@ -31,6 +31,11 @@ namespace polyblocks {
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 createCPUTargetMachine(const PipelineOptions &options);
 
+/// Fills the target-dependent parameters of `options` that S3's models use
+/// (vector width and register count from the CPU's features; the L1 data
+/// cache size from the host when compiling for it).
+void setCPUParameters(PipelineOptions &options, llvm::TargetMachine &tm);
+
 /// Translates a module in the LLVM dialect (the output of S5) into LLVM IR
 /// for `tm` and optimizes it at -O3.
 llvm::Expected<std::unique_ptr<llvm::Module>>

@@ -171,6 +171,58 @@ def PBPermuteForVectorization
   let dependentDialects = ["::mlir::affine::AffineDialect"];
 }
 
+def PBRegisterTileContraction
+    : Pass<"pb-register-tile-contraction", "::mlir::func::FuncOp"> {
+  let summary = "Register-tile matmul-like nests into vector micro-kernels";
+  let description = [{
+    Matches perfect nests `(i, k, j)` (the order pb-permute-for-vectorization
+    gives a matmul) whose body is `C[..] += X * Y` on f32 or f64, where `C`
+    depends on `i` and `j` (unit stride in `j`) but not on `k`, one factor
+    moves with `i` and `k` only (a scalar per row, like `A[i, k]`), and the
+    other with `k` and `j` only (unit stride in `j`, like `B[k, j]`). It
+    rewrites the nest as
+
+    ```mlir
+    %pack = memref.alloc() : memref<N/NR x KC x NR x f32>
+    affine.for %kt = 0 to K step KC {          // cache block of k
+      affine.for %jt = 0 to N step NR {        // parallel
+        // pack Y[%kt .. %kt + KC, %jt .. %jt + NR] into %pack[%jt / NR]
+        affine.for %it = 0 to M step MR {
+          // MR accumulators of NR lanes, loaded once per (kt, jt, it)
+          %acc:MR = affine.for %k = %kt to %kt + KC iter_args(...) {
+            %b = affine.vector_load %pack[%jt / NR, %k - %kt, 0]  // NR lanes
+            // per row r: broadcast A[%it + r, %k], one fused multiply-add
+          }
+          // stored once
+        }
+      }
+    }
+    ```
+
+    so that the `MR x NR` block of `C` lives in vector registers across the
+    whole `k` block, every loaded element of `Y` feeds `MR` multiply-adds,
+    and the panels of `Y` are read from contiguous memory (packed once per
+    `k` block, in parallel, by the thread that uses them).
+    The multiply and add are contracted into `vector.fma` (one rounding, as
+    BLAS libraries do). Nests whose `i` and `j` trip counts are not
+    multiples of `MR` and `NR` are left alone.
+  }];
+  let options = [
+    Option<"rows", "rows", "unsigned", /*default=*/"4",
+           "rows of the register tile, MR (default: 4)">,
+    Option<"lanes", "lanes", "unsigned", /*default=*/"16",
+           "columns of the register tile, NR, in elements; a multiple of the "
+           "vector width (default: 16)">,
+    Option<"kBlock", "k-block", "unsigned", /*default=*/"256",
+           "largest number of iterations of k per cache block, KC; the block "
+           "used is the largest divisor of the trip count up to it "
+           "(default: 256)">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def PBParallelizeOuterLoops
     : Pass<"pb-parallelize-outer-loops", "::mlir::func::FuncOp"> {
   let summary = "Run the outermost parallel loop of each large enough nest on all cores";

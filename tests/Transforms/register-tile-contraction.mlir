@@ -1,0 +1,114 @@
+// RUN: pb-opt %s -split-input-file -pb-register-tile-contraction | FileCheck %s
+// RUN: pb-opt %s -split-input-file -pb-register-tile-contraction="rows=2 lanes=8 k-block=16" | FileCheck %s --check-prefix=SMALL
+
+// A matmul in (i, k, j) order becomes k blocks of packed panels and a
+// 4x16 micro-kernel whose accumulators stay in registers across a block.
+// CHECK-LABEL: func @matmul_becomes_micro_kernel
+// CHECK-SAME:    (%[[A:.*]]: memref<8x64xf32>, %[[B:.*]]: memref<64x32xf32>, %[[C:.*]]: memref<8x32xf32>)
+// CHECK:         %[[PACK:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x64x16xf32>
+// CHECK:         affine.for %[[KT:.*]] = 0 to 64 step 64 {
+// CHECK:           affine.for %[[JT:.*]] = 0 to 32 step 16 {
+// CHECK:             affine.for %[[KK:.*]] = #{{.*}}(%[[KT]]) to #{{.*}}(%[[KT]]) {
+// CHECK:               %[[ROW:.*]] = affine.vector_load %[[B]][%[[KK]], %[[JT]]] : memref<64x32xf32>, vector<16xf32>
+// CHECK:               affine.vector_store %[[ROW]], %[[PACK]][%[[JT]] floordiv 16, %[[KK]] - %[[KT]], 0]
+// CHECK:             affine.for %[[IT:.*]] = 0 to 8 step 4 {
+// CHECK-COUNT-4:       affine.vector_load %[[C]]
+// CHECK:               %[[ACC:.*]]:4 = affine.for %[[K:.*]] = #{{.*}}(%[[KT]]) to #{{.*}}(%[[KT]]) iter_args
+// CHECK:                 %[[P:.*]] = affine.vector_load %[[PACK]][%[[JT]] floordiv 16, %[[K]] - %[[KT]], 0]
+// CHECK:                 %[[X:.*]] = affine.load %[[A]][%[[IT]], %[[K]]]
+// CHECK:                 %[[S:.*]] = vector.broadcast %[[X]] : f32 to vector<16xf32>
+// CHECK:                 vector.fma %[[S]], %[[P]], %{{.*}} : vector<16xf32>
+// CHECK-COUNT-3:         vector.fma
+// CHECK:                 affine.yield
+// CHECK:               affine.vector_store %[[ACC]]#0, %[[C]][%[[IT]], %[[JT]]]
+// CHECK:         memref.dealloc %[[PACK]]
+// CHECK-NOT:     arith.mulf
+// A smaller tile and k block from the options.
+// SMALL-LABEL: func @matmul_becomes_micro_kernel
+// SMALL:         memref.alloc() {alignment = 64 : i64} : memref<4x16x8xf32>
+// SMALL:         affine.for %{{.*}} = 0 to 64 step 16 {
+// SMALL:           affine.for %{{.*}} = 0 to 32 step 8 {
+// SMALL:             affine.for %{{.*}} = 0 to 8 step 2 {
+// SMALL-COUNT-2:       vector.fma {{.*}} : vector<8xf32>
+func.func @matmul_becomes_micro_kernel(%a: memref<8x64xf32>, %b: memref<64x32xf32>, %c: memref<8x32xf32>) {
+  affine.for %i = 0 to 8 {
+    affine.for %k = 0 to 64 {
+      affine.for %j = 0 to 32 {
+        %x = affine.load %a[%i, %k] : memref<8x64xf32>
+        %y = affine.load %b[%k, %j] : memref<64x32xf32>
+        %z = affine.load %c[%i, %j] : memref<8x32xf32>
+        %m = arith.mulf %x, %y : f32
+        %s = arith.addf %z, %m : f32
+        affine.store %s, %c[%i, %j] : memref<8x32xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// Shapes that are not multiples of the register tile are left alone.
+// CHECK-LABEL: func @ragged_shape_is_left_alone
+// CHECK-NOT:     vector.fma
+// CHECK:         arith.mulf
+func.func @ragged_shape_is_left_alone(%a: memref<6x64xf32>, %b: memref<64x20xf32>, %c: memref<6x20xf32>) {
+  affine.for %i = 0 to 6 {
+    affine.for %k = 0 to 64 {
+      affine.for %j = 0 to 20 {
+        %x = affine.load %a[%i, %k] : memref<6x64xf32>
+        %y = affine.load %b[%k, %j] : memref<64x20xf32>
+        %z = affine.load %c[%i, %j] : memref<6x20xf32>
+        %m = arith.mulf %x, %y : f32
+        %s = arith.addf %z, %m : f32
+        affine.store %s, %c[%i, %j] : memref<6x20xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// A loop order where the accumulator moves with k is not a contraction of
+// this shape: nothing changes.
+// CHECK-LABEL: func @accumulator_moving_with_k_is_left_alone
+// CHECK-NOT:     vector.fma
+func.func @accumulator_moving_with_k_is_left_alone(%a: memref<8x64xf32>, %b: memref<64x32xf32>, %c: memref<64x32xf32>) {
+  affine.for %i = 0 to 8 {
+    affine.for %k = 0 to 64 {
+      affine.for %j = 0 to 32 {
+        %x = affine.load %a[%i, %k] : memref<8x64xf32>
+        %y = affine.load %b[%k, %j] : memref<64x32xf32>
+        %z = affine.load %c[%k, %j] : memref<64x32xf32>
+        %m = arith.mulf %x, %y : f32
+        %s = arith.addf %z, %m : f32
+        affine.store %s, %c[%k, %j] : memref<64x32xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// An extra operation in the body (a ReLU) is not a plain multiply-add.
+// CHECK-LABEL: func @extra_body_op_is_left_alone
+// CHECK-NOT:     vector.fma
+func.func @extra_body_op_is_left_alone(%a: memref<8x64xf32>, %b: memref<64x32xf32>, %c: memref<8x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.for %i = 0 to 8 {
+    affine.for %k = 0 to 64 {
+      affine.for %j = 0 to 32 {
+        %x = affine.load %a[%i, %k] : memref<8x64xf32>
+        %y = affine.load %b[%k, %j] : memref<64x32xf32>
+        %z = affine.load %c[%i, %j] : memref<8x32xf32>
+        %m = arith.mulf %x, %y : f32
+        %s = arith.addf %z, %m : f32
+        %r = arith.maximumf %s, %zero : f32
+        affine.store %r, %c[%i, %j] : memref<8x32xf32>
+      }
+    }
+  }
+  return
+}

@@ -1,0 +1,36 @@
+// RUN: %pbtool crosscheck %s | FileCheck %s
+// CHECK: PASS @matmul_two_k_blocks
+// CHECK: PASS @matmul_f64_one_k_block
+// CHECK: PASS @matmul_bias_relu_tiled
+// Covers: matmuls whose shapes fit the register-tiled micro-kernel (M a multiple of 4, N of 16): several k blocks, f64, and an epilogue after the tiled nest.
+func.func @matmul_two_k_blocks(%a: tensor<8x1024xf32>, %b: tensor<1024x48xf32>) -> tensor<8x48xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x48xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x48xf32>) -> tensor<8x48xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<8x1024xf32>, tensor<1024x48xf32>) outs(%f : tensor<8x48xf32>) -> tensor<8x48xf32>
+  return %r : tensor<8x48xf32>
+}
+
+func.func @matmul_f64_one_k_block(%a: tensor<12x40xf64>, %b: tensor<40x32xf64>) -> tensor<12x32xf64> {
+  %zero = arith.constant 0.0 : f64
+  %e = tensor.empty() : tensor<12x32xf64>
+  %f = linalg.fill ins(%zero : f64) outs(%e : tensor<12x32xf64>) -> tensor<12x32xf64>
+  %r = linalg.matmul ins(%a, %b : tensor<12x40xf64>, tensor<40x32xf64>) outs(%f : tensor<12x32xf64>) -> tensor<12x32xf64>
+  return %r : tensor<12x32xf64>
+}
+
+func.func @matmul_bias_relu_tiled(%a: tensor<64x128xf32>, %b: tensor<128x64xf32>, %bias: tensor<64xf32>) -> tensor<64x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<64x128xf32>, tensor<128x64xf32>) outs(%f : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%m, %bias : tensor<64x64xf32>, tensor<64xf32>) outs(%e : tensor<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %z = arith.maximumf %s, %zero : f32
+    linalg.yield %z : f32
+  } -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
+}
