@@ -35,15 +35,27 @@ func.func @small_nest_stays_sequential(%a: memref<32xf32>) {
 // -----
 
 // A loop carrying a dependence is skipped and the parallel loop under it
-// is chosen, when it does enough work each time it is entered.
+// is chosen, when it does enough work each time it is entered (it wakes the
+// threads on every iteration of the outer loop: min-iterations-nested).
 // CHECK-LABEL: func @dependence_moves_parallelism_inward
 // CHECK:         affine.for %{{.*}} = 1 to 8 {
-// CHECK-NEXT:      affine.parallel (%{{.*}}) = (0) to (2048) {
-func.func @dependence_moves_parallelism_inward(%a: memref<8x2048xf32>) {
+// CHECK-NEXT:      affine.parallel (%{{.*}}) = (0) to (65536) {
+// CHECK-LABEL: func @short_inner_parallel_loop_stays_sequential
+// CHECK-NOT:     affine.parallel
+func.func @dependence_moves_parallelism_inward(%a: memref<8x65536xf32>) {
   affine.for %i = 1 to 8 {
-    affine.for %j = 0 to 2048 {
-      %v = affine.load %a[%i - 1, %j] : memref<8x2048xf32>
-      affine.store %v, %a[%i, %j] : memref<8x2048xf32>
+    affine.for %j = 0 to 65536 {
+      %v = affine.load %a[%i - 1, %j] : memref<8x65536xf32>
+      affine.store %v, %a[%i, %j] : memref<8x65536xf32>
+    }
+  }
+  return
+}
+func.func @short_inner_parallel_loop_stays_sequential(%a: memref<64x4096xf32>) {
+  affine.for %i = 1 to 64 {
+    affine.for %j = 0 to 4096 {
+      %v = affine.load %a[%i - 1, %j] : memref<64x4096xf32>
+      affine.store %v, %a[%i, %j] : memref<64x4096xf32>
     }
   }
   return
@@ -54,12 +66,12 @@ func.func @dependence_moves_parallelism_inward(%a: memref<8x2048xf32>) {
 // A single-iteration loop is not worth parallelizing; its parallel child is.
 // CHECK-LABEL: func @single_iteration_loop_is_skipped
 // CHECK:         affine.for %{{.*}} = 0 to 1 {
-// CHECK-NEXT:      affine.parallel (%{{.*}}) = (0) to (4096) {
-func.func @single_iteration_loop_is_skipped(%a: memref<1x4096xf32>) {
+// CHECK-NEXT:      affine.parallel (%{{.*}}) = (0) to (65536) {
+func.func @single_iteration_loop_is_skipped(%a: memref<1x65536xf32>) {
   %c = arith.constant 1.0 : f32
   affine.for %i = 0 to 1 {
-    affine.for %j = 0 to 4096 {
-      affine.store %c, %a[%i, %j] : memref<1x4096xf32>
+    affine.for %j = 0 to 65536 {
+      affine.store %c, %a[%i, %j] : memref<1x65536xf32>
     }
   }
   return

@@ -78,7 +78,7 @@ struct ParallelizeOuterLoopsPass
       // Each entry into the parallel loop wakes the threads: it must do
       // enough work on its own.
       uint64_t work = countInnermostIterations(loop);
-      if (work < minIterations) {
+      if (work < (loop == root ? minIterations : minIterationsNested)) {
         LLVM_DEBUG(llvm::dbgs() << "not parallelizing: " << work
                                 << " iterations are too few\n");
         continue;

@@ -138,10 +138,18 @@ struct RegisterTileContractionPass
     int64_t m = c.iLoop.getConstantUpperBound();
     int64_t kTrips = c.kLoop.getConstantUpperBound();
     int64_t n = c.jLoop.getConstantUpperBound();
-    int64_t mr = rows, nr = lanes;
-    if (mr == 0 || nr == 0 || m % mr != 0 || n % nr != 0) {
-      LLVM_DEBUG(llvm::dbgs() << "not tiling: " << m << "x" << n
-                              << " is not a multiple of the register tile\n");
+    // MR: the largest number of rows up to `rows` that divides M (a single
+    // row for matrix-vector products). NR: `lanes`, or half of it when N is
+    // a multiple of that only.
+    int64_t mr = std::max<int64_t>(1, std::min<int64_t>(rows, m));
+    while (m % mr != 0)
+      --mr;
+    int64_t nr = lanes;
+    if (nr > 1 && n % nr != 0 && n % (nr / 2) == 0)
+      nr /= 2;
+    if (nr == 0 || n % nr != 0) {
+      LLVM_DEBUG(llvm::dbgs() << "not tiling: " << n
+                              << " columns are not a multiple of the tile\n");
       return;
     }
     // The largest k block up to `kBlock` that divides the trip count.

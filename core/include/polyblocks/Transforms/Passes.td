@@ -204,12 +204,14 @@ def PBRegisterTileContraction
     and the panels of `Y` are read from contiguous memory (packed once per
     `k` block, in parallel, by the thread that uses them).
     The multiply and add are contracted into `vector.fma` (one rounding, as
-    BLAS libraries do). Nests whose `i` and `j` trip counts are not
-    multiples of `MR` and `NR` are left alone.
+    BLAS libraries do). `MR` is the largest row count up to `rows` that
+    divides the `i` trip count (1 for a matrix-vector product); `NR` is
+    `lanes`, or half of it when only that divides the `j` trip count. Other
+    nests are left alone.
   }];
   let options = [
     Option<"rows", "rows", "unsigned", /*default=*/"4",
-           "rows of the register tile, MR (default: 4)">,
+           "largest number of rows of the register tile, MR (default: 4)">,
     Option<"lanes", "lanes", "unsigned", /*default=*/"16",
            "columns of the register tile, NR, in elements; a multiple of the "
            "vector width (default: 16)">,
@@ -231,7 +233,9 @@ def PBParallelizeOuterLoops
     carries no dependence and has at least two iterations, and turns it into
     `affine.parallel` (which S4 maps to OpenMP), provided that loop does
     enough work each time it is entered to pay for waking the threads: at
-    least `min-iterations` iterations of the innermost loops inside it.
+    least `min-iterations` iterations of the innermost loops inside it, or
+    `min-iterations-nested` when it sits inside a sequential loop and is
+    entered again on every iteration of that loop.
     Loops below that (a short parallel loop inside a sequential one, a
     small nest), and loops with a single iteration, stay sequential. Only
     one level is parallelized, so threads are never nested.
@@ -246,6 +250,10 @@ def PBParallelizeOuterLoops
     Option<"minIterations", "min-iterations", "uint64_t", /*default=*/"1024",
            "smallest number of innermost-loop iterations inside a loop worth "
            "running on several threads (default: 1024)">,
+    Option<"minIterationsNested", "min-iterations-nested", "uint64_t",
+           /*default=*/"65536",
+           "the same for a loop inside a sequential loop, which wakes the "
+           "threads on every iteration of that loop (default: 65536)">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect"];
 }
