@@ -76,3 +76,22 @@ func.func @single_iteration_loop_is_skipped(%a: memref<1x65536xf32>) {
   }
   return
 }
+
+// -----
+
+// Three channels on two threads would leave one idle a third of the time:
+// the parallel row loop inside the channel loop is taken instead.
+// CHECK-LABEL: func @few_channels_parallelize_rows
+// CHECK:         affine.for %{{.*}} = 0 to 3 {
+// CHECK-NEXT:      affine.parallel (%{{.*}}) = (0) to (512) {
+func.func @few_channels_parallelize_rows(%a: memref<3x512x512xf32>) {
+  %c = arith.constant 1.0 : f32
+  affine.for %ch = 0 to 3 {
+    affine.for %i = 0 to 512 {
+      affine.for %j = 0 to 512 {
+        affine.store %c, %a[%ch, %i, %j] : memref<3x512x512xf32>
+      }
+    }
+  }
+  return
+}

@@ -42,7 +42,8 @@ static const StageInfo kStages[] = {
     {Stage::S3, "s3", "optimize", "pb-s3-pipeline",
      "affine, target-aware: full unrolling of short loops, loop order for "
      "unit-stride innermost loops, packed and register-tiled vector "
-     "micro-kernels for matmul-like nests, scalar replacement, "
+     "micro-kernels for matmul-like nests, scalar replacement, buffer fills "
+     "folded into their first reader, "
      "parallelization of the outermost parallel loop of large nests "
      "(upstream fusion and cache tiling as experimental switches)"},
     {Stage::S4, "s4", "map", "pb-s4-pipeline",
@@ -155,6 +156,7 @@ void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
   fpm.addPass(createPBPermuteForVectorization());
   fpm.addPass(createPBRegisterTileContraction(getRegisterTile(options)));
   fpm.addPass(affine::createAffineScalarReplacementPass());
+  fpm.addPass(createPBForwardFills());
   fpm.addPass(affine::createAffineLoopInvariantCodeMotionPass());
   if (options.tileCacheSizeKiB != 0)
     fpm.addPass(affine::createLoopTilingPass(

@@ -40,23 +40,39 @@ static uint64_t countInnermostIterations(AffineForOp loop) {
   return trips * (hasInner ? inner : 1);
 }
 
+/// The only loop directly inside `loop`, if there is exactly one.
+static AffineForOp getOnlyChildLoop(AffineForOp loop) {
+  AffineForOp child;
+  for (Operation &op : *loop.getBody()) {
+    if (auto inner = dyn_cast<AffineForOp>(op)) {
+      if (child)
+        return {};
+      child = inner;
+    }
+  }
+  return child;
+}
+
+/// A parallel loop with fewer iterations than this leaves threads idle (3
+/// channels on 2 threads: one thread does two); its parallel child, if it has
+/// more, is taken instead.
+static constexpr uint64_t kFewIterations = 8;
+
 /// The outermost loop of the nest at `root` that can run in parallel and has
 /// at least two iterations, descending through single-child loops.
 static AffineForOp findParallelLoop(AffineForOp root) {
-  for (AffineForOp loop = root; loop;) {
+  for (AffineForOp loop = root; loop; loop = getOnlyChildLoop(loop)) {
     std::optional<uint64_t> trips = getConstantTripCount(loop);
-    if ((!trips || *trips >= 2) && isLoopParallel(loop))
-      return loop;
-    // Descend only when the loop holds exactly one nested loop.
-    AffineForOp child;
-    for (Operation &op : *loop.getBody()) {
-      if (auto inner = dyn_cast<AffineForOp>(op)) {
-        if (child)
-          return {};
-        child = inner;
+    if ((trips && *trips < 2) || !isLoopParallel(loop))
+      continue;
+    if (trips && *trips < kFewIterations)
+      if (AffineForOp child = getOnlyChildLoop(loop)) {
+        std::optional<uint64_t> childTrips = getConstantTripCount(child);
+        if (childTrips && *childTrips >= kFewIterations &&
+            isLoopParallel(child))
+          return child;
       }
-    }
-    loop = child;
+    return loop;
   }
   return {};
 }
