@@ -198,10 +198,12 @@ static std::optional<PipelineOptions> getPipelineOptions() {
     }
   }
   // An unknown CPU or triple is a command-line error, found before any work.
-  if (auto tm = createCPUTargetMachine(options); !tm) {
+  auto tm = createCPUTargetMachine(options);
+  if (!tm) {
     reportError(tm.takeError());
     return std::nullopt;
   }
+  setCPUParameters(options, **tm);
   return options;
 }
 
