@@ -112,3 +112,52 @@ func.func @extra_body_op_is_left_alone(%a: memref<8x64xf32>, %b: memref<64x32xf3
   }
   return
 }
+
+// -----
+
+// A convolution (n, oh, ow, kh, kw, c, f): n and oh stay around the row
+// loop ow, the three reduction loops become one packed block (kh, kw, c
+// linearized), packed once before the nest.
+// CHECK-LABEL: func @convolution_becomes_micro_kernel
+// CHECK-SAME:    (%[[I:.*]]: memref<2x10x10x16xf32>, %[[W:.*]]: memref<3x3x16x32xf32>, %[[O:.*]]: memref<2x8x8x32xf32>)
+// CHECK:         %[[PACK:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x144x16xf32>
+// CHECK:         affine.for %[[JP:.*]] = 0 to 32 step 16 {
+// CHECK:           affine.for %[[KH:.*]] = 0 to 3 {
+// CHECK:             affine.for %[[KW:.*]] = 0 to 3 {
+// CHECK:               affine.for %[[C:.*]] = 0 to 16 {
+// CHECK:                 %[[ROW:.*]] = affine.vector_load %[[W]][%[[KH]], %[[KW]], %[[C]], %[[JP]]]
+// CHECK:                 affine.vector_store %[[ROW]], %[[PACK]][%[[JP]] floordiv 16, (%[[KH]] * 3 + %[[KW]]) * 16 + %[[C]], 0]
+// CHECK:         affine.for %[[N:.*]] = 0 to 2 {
+// CHECK:           affine.for %[[OH:.*]] = 0 to 8 {
+// CHECK:             affine.for %[[JT:.*]] = 0 to 32 step 16 {
+// CHECK:               affine.for %[[OW:.*]] = 0 to 8 step 4 {
+// CHECK-COUNT-4:         affine.vector_load %[[O]]
+// CHECK:                 affine.for {{.*}} = 0 to 3 iter_args
+// CHECK:                   affine.for {{.*}} = 0 to 3 iter_args
+// CHECK:                     affine.for {{.*}} = 0 to 16 iter_args
+// CHECK-COUNT-4:               vector.fma
+// CHECK-COUNT-4:         affine.vector_store %{{.*}}, %[[O]]
+// CHECK:         memref.dealloc %[[PACK]]
+func.func @convolution_becomes_micro_kernel(%in: memref<2x10x10x16xf32>, %w: memref<3x3x16x32xf32>, %out: memref<2x8x8x32xf32>) {
+  affine.for %n = 0 to 2 {
+    affine.for %oh = 0 to 8 {
+      affine.for %ow = 0 to 8 {
+        affine.for %kh = 0 to 3 {
+          affine.for %kw = 0 to 3 {
+            affine.for %c = 0 to 16 {
+              affine.for %f = 0 to 32 {
+                %x = affine.load %in[%n, %oh + %kh, %ow + %kw, %c] : memref<2x10x10x16xf32>
+                %y = affine.load %w[%kh, %kw, %c, %f] : memref<3x3x16x32xf32>
+                %z = affine.load %out[%n, %oh, %ow, %f] : memref<2x8x8x32xf32>
+                %m = arith.mulf %x, %y : f32
+                %s = arith.addf %z, %m : f32
+                affine.store %s, %out[%n, %oh, %ow, %f] : memref<2x8x8x32xf32>
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  return
+}

@@ -32,7 +32,14 @@ namespace {
 
 /// A matched `C[..] += X[..] * Y[..]` nest.
 struct Contraction {
-  AffineForOp iLoop, kLoop, jLoop;
+  /// Parallel loops around the row loop (batch, output rows of a
+  /// convolution), outermost first; empty for a matmul.
+  SmallVector<AffineForOp> outerLoops;
+  AffineForOp iLoop;
+  /// The reduction loops, outermost first (k of a matmul; kh, kw, c of a
+  /// convolution).
+  SmallVector<AffineForOp> kLoops;
+  AffineForOp jLoop;
   AffineLoadOp accLoad;   ///< C, read
   AffineStoreOp accStore; ///< C, written
   AffineLoadOp rowLoad;   ///< moves with i (and k), not with j: one scalar per row
@@ -55,9 +62,9 @@ static bool sameAccess(AffineLoadOp load, AffineStoreOp store) {
 static std::optional<Contraction> matchContraction(AffineForOp root) {
   SmallVector<AffineForOp> band;
   getPerfectlyNestedLoops(band, root);
-  if (band.size() != 3 || !llvm::all_of(band, isZeroBasedUnitStep))
+  if (band.size() < 3 || !llvm::all_of(band, isZeroBasedUnitStep))
     return std::nullopt;
-  Block *body = band[2].getBody();
+  Block *body = band.back().getBody();
   // Three loads, a multiply, an add, a store and the terminator.
   if (body->getOperations().size() != 7)
     return std::nullopt;
@@ -86,22 +93,53 @@ static std::optional<Contraction> matchContraction(AffineForOp root) {
   if (!lhs || !rhs)
     return std::nullopt;
 
-  Value i = band[0].getInductionVar(), k = band[1].getInductionVar(),
-        j = band[2].getInductionVar();
-  // C: one element per (i, j), unit stride along j, the same for every k.
-  if (getAccessStride(store, i) == AccessStride::Invariant ||
-      getAccessStride(store, k) != AccessStride::Invariant ||
-      getAccessStride(store, j) != AccessStride::Contiguous)
+  // The loops C moves with come first (parallel), then those it does not
+  // move with (reductions), then j.
+  AffineForOp jLoop = band.back();
+  Value j = jLoop.getInductionVar();
+  if (getAccessStride(store, j) != AccessStride::Contiguous)
     return std::nullopt;
+  // A single-iteration loop (a batch of 1) counts as parallel: the access
+  // analysis folds its induction variable to a constant.
+  unsigned numParallel = 0;
+  while (numParallel + 1 < band.size() &&
+         (band[numParallel].getConstantUpperBound() == 1 ||
+          getAccessStride(store, band[numParallel].getInductionVar()) !=
+              AccessStride::Invariant))
+    ++numParallel;
+  if (numParallel == 0 || numParallel + 1 == band.size())
+    return std::nullopt;
+  for (unsigned d = numParallel; d + 1 < band.size(); ++d)
+    if (getAccessStride(store, band[d].getInductionVar()) !=
+        AccessStride::Invariant)
+      return std::nullopt;
+  AffineForOp iLoop = band[numParallel - 1];
+  Value i = iLoop.getInductionVar();
+  ArrayRef<AffineForOp> outer = ArrayRef(band).take_front(numParallel - 1);
   auto isRow = [&](AffineLoadOp load) {
     return getAccessStride(load, j) == AccessStride::Invariant &&
            getAccessStride(load, i) != AccessStride::Invariant;
   };
+  // The panel is packed outside every parallel loop: it must not move with
+  // any of them.
   auto isPanel = [&](AffineLoadOp load) {
-    return getAccessStride(load, i) == AccessStride::Invariant &&
-           getAccessStride(load, j) == AccessStride::Contiguous;
+    return getAccessStride(load, j) == AccessStride::Contiguous &&
+           getAccessStride(load, i) == AccessStride::Invariant &&
+           llvm::all_of(outer, [&](AffineForOp loop) {
+             return getAccessStride(load, loop.getInductionVar()) ==
+                    AccessStride::Invariant;
+           });
   };
-  Contraction c{band[0], band[1], band[2], accLoad, store, {}, {}, elementType};
+  Contraction c{llvm::to_vector(outer),
+                iLoop,
+                llvm::to_vector(ArrayRef(band).slice(numParallel,
+                                                     band.size() - numParallel - 1)),
+                jLoop,
+                accLoad,
+                store,
+                {},
+                {},
+                elementType};
   if (isRow(lhs) && isPanel(rhs)) {
     c.rowLoad = lhs;
     c.panelLoad = rhs;
@@ -136,7 +174,6 @@ struct RegisterTileContractionPass
 
   void rewrite(Contraction c) {
     int64_t m = c.iLoop.getConstantUpperBound();
-    int64_t kTrips = c.kLoop.getConstantUpperBound();
     int64_t n = c.jLoop.getConstantUpperBound();
     // MR: the largest number of rows up to `rows` that divides M (a single
     // row for matrix-vector products). NR: `lanes`, or half of it when N is
@@ -152,68 +189,149 @@ struct RegisterTileContractionPass
                               << " columns are not a multiple of the tile\n");
       return;
     }
-    // The largest k block up to `kBlock` that divides the trip count.
-    int64_t kc = std::max<int64_t>(1, std::min<int64_t>(kBlock, kTrips));
-    while (kTrips % kc != 0)
-      --kc;
+    SmallVector<int64_t> kTrips;
+    int64_t kTotal = 1;
+    for (AffineForOp loop : c.kLoops) {
+      kTrips.push_back(loop.getConstantUpperBound());
+      kTotal *= kTrips.back();
+    }
+    // A matmul (one reduction loop, nothing around the rows) is blocked
+    // along k, with each column tile's panel packed by the thread that uses
+    // it. Otherwise (convolutions) the whole reduction space is one block,
+    // packed once before the nest.
+    bool blocked = c.outerLoops.empty() && c.kLoops.size() == 1;
+    int64_t kc = kTotal;
+    if (blocked) {
+      // The largest k block up to `kBlock` that divides the trip count.
+      kc = std::max<int64_t>(1, std::min<int64_t>(kBlock, kTotal));
+      while (kTotal % kc != 0)
+        --kc;
+    }
 
-    Value oldI = c.iLoop.getInductionVar(), oldK = c.kLoop.getInductionVar(),
-          oldJ = c.jLoop.getInductionVar();
-    /// The operands of `access` with the old induction variables replaced.
-    auto remap = [&](auto access, Value newI, Value newK, Value newJ) {
+    // Old induction variables -> the values standing for them now.
+    DenseMap<Value, Value> ivMap;
+    auto remap = [&](auto access) {
       SmallVector<Value> operands;
-      for (Value operand : access.getMapOperands()) {
-        if (operand == oldI)
-          operand = newI;
-        else if (operand == oldK)
-          operand = newK;
-        else if (operand == oldJ)
-          operand = newJ;
-        operands.push_back(operand);
-      }
+      for (Value operand : access.getMapOperands())
+        operands.push_back(ivMap.lookup_or(operand, operand));
       return operands;
     };
 
-    OpBuilder b(c.iLoop);
-    Location loc = c.iLoop.getLoc();
+    AffineForOp root = c.outerLoops.empty() ? c.iLoop : c.outerLoops.front();
+    OpBuilder b(root);
+    Location loc = root.getLoc();
     MLIRContext *ctx = b.getContext();
     auto vectorType = VectorType::get({nr}, c.elementType);
     Value accMemRef = c.accStore.getMemRef();
+    AffineMap identity = AffineMap::getMultiDimIdentityMap(1, ctx);
+    AffineMap plusBlock = AffineMap::get(1, 0, getAffineDimExpr(0, ctx) + kc);
 
-    // Y is packed, one k block at a time, into contiguous NR-wide panels:
-    // read in place, the rows of a panel lie a whole row of Y apart and
-    // collide in the same cache sets.
+    // The panels of Y, packed contiguously: read in place, the rows of a
+    // panel lie a whole row of Y apart and collide in the same cache sets.
     auto packType = MemRefType::get({n / nr, kc, nr}, c.elementType);
-    Value pack = memref::AllocOp::create(b, loc, packType, b.getI64IntegerAttr(64));
-    auto kBlockLoop = AffineForOp::create(b, loc, 0, kTrips, kc);
-    memref::DeallocOp::create(b, loc, pack);
-    b.setInsertionPointToStart(kBlockLoop.getBody());
-    Value kt = kBlockLoop.getInductionVar();
+    Value pack =
+        memref::AllocOp::create(b, loc, packType, b.getI64IntegerAttr(64));
+    auto dealloc = memref::DeallocOp::create(b, loc, pack);
+    b.setInsertionPoint(dealloc);
+
+    // pack[jt / NR, position in the block, 0], with operands (jt, k..., kt):
+    // the position is k - kt for a k block, the row-major linear index of
+    // the reduction loops otherwise.
+    unsigned numK = c.kLoops.size();
+    SmallVector<AffineExpr> kDims;
+    for (unsigned d = 0; d < numK; ++d)
+      kDims.push_back(getAffineDimExpr(1 + d, ctx));
+    AffineExpr position = getAffineConstantExpr(0, ctx);
+    if (blocked) {
+      position = kDims[0] - getAffineDimExpr(1 + numK, ctx);
+    } else {
+      for (unsigned d = 0; d < numK; ++d)
+        position = position * kTrips[d] + kDims[d];
+    }
+    AffineMap packMap = AffineMap::get(
+        1 + numK + (blocked ? 1 : 0), 0,
+        {getAffineDimExpr(0, ctx).floorDiv(nr), position,
+         getAffineConstantExpr(0, ctx)},
+        ctx);
+    Value kt;
+    auto packOperands = [&](Value jt, ArrayRef<Value> kIvs) {
+      SmallVector<Value> operands{jt};
+      operands.append(kIvs.begin(), kIvs.end());
+      if (blocked)
+        operands.push_back(kt);
+      return operands;
+    };
+
+    /// Emits the reduction loops of one block around `body`, threading the
+    /// accumulators `accs` through them; returns their final values.
+    using BodyFn = function_ref<SmallVector<Value>(OpBuilder &, Location,
+                                                   ArrayRef<Value>, ValueRange)>;
+    SmallVector<Value> kIvs;
+    std::function<SmallVector<Value>(OpBuilder &, Location, unsigned,
+                                     ValueRange, BodyFn)>
+        reductionNest = [&](OpBuilder &nb, Location nl, unsigned depth,
+                            ValueRange accs, BodyFn body) -> SmallVector<Value> {
+      if (depth == numK)
+        return body(nb, nl, kIvs, accs);
+      auto build = [&](OpBuilder &inner, Location innerLoc, Value iv,
+                       ValueRange iterArgs) {
+        kIvs.push_back(iv);
+        ivMap[c.kLoops[depth].getInductionVar()] = iv;
+        SmallVector<Value> results =
+            reductionNest(inner, innerLoc, depth + 1, iterArgs, body);
+        kIvs.pop_back();
+        AffineYieldOp::create(inner, innerLoc, results);
+      };
+      AffineForOp loop =
+          blocked ? AffineForOp::create(nb, nl, ValueRange{kt}, identity,
+                                        ValueRange{kt}, plusBlock, 1, accs,
+                                        build)
+                  : AffineForOp::create(nb, nl, 0, kTrips[depth], 1, accs,
+                                        build);
+      return SmallVector<Value>(loop.getResults());
+    };
+
+    /// Packs the panels of column tile `jt` for the current block.
+    auto packPanels = [&](OpBuilder &pb, Location pl, Value jt) {
+      ivMap[c.jLoop.getInductionVar()] = jt;
+      reductionNest(pb, pl, 0, ValueRange{},
+                    [&](OpBuilder &inner, Location innerLoc,
+                        ArrayRef<Value> ks, ValueRange) {
+                      Value row = AffineVectorLoadOp::create(
+                          inner, innerLoc, vectorType, c.panelLoad.getMemRef(),
+                          c.panelLoad.getAffineMap(), remap(c.panelLoad));
+                      AffineVectorStoreOp::create(inner, innerLoc, row, pack,
+                                                  packMap, packOperands(jt, ks));
+                      return SmallVector<Value>{};
+                    });
+    };
+
+    if (blocked) {
+      auto kBlockLoop = AffineForOp::create(b, loc, 0, kTotal, kc);
+      b.setInsertionPointToStart(kBlockLoop.getBody());
+      kt = kBlockLoop.getInductionVar();
+    } else {
+      auto packLoop = AffineForOp::create(b, loc, 0, n, nr);
+      OpBuilder pb = OpBuilder::atBlockBegin(packLoop.getBody());
+      packPanels(pb, loc, packLoop.getInductionVar());
+    }
+    for (AffineForOp loop : c.outerLoops) {
+      auto copy =
+          AffineForOp::create(b, loc, 0, loop.getConstantUpperBound(), 1);
+      ivMap[loop.getInductionVar()] = copy.getInductionVar();
+      b.setInsertionPointToStart(copy.getBody());
+    }
     auto jTile = AffineForOp::create(b, loc, 0, n, nr);
     b.setInsertionPointToStart(jTile.getBody());
     Value jt = jTile.getInductionVar();
-    AffineMap identity = AffineMap::getMultiDimIdentityMap(1, ctx);
-    AffineMap plusBlock = AffineMap::get(1, 0, getAffineDimExpr(0, ctx) + kc);
-    // pack[jt / NR, k - kt, 0], with operands (jt, k, kt).
-    AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx),
-               d2 = getAffineDimExpr(2, ctx);
-    AffineMap packMap = AffineMap::get(
-        3, 0, {d0.floorDiv(nr), d1 - d2, getAffineConstantExpr(0, ctx)}, ctx);
-    AffineForOp::create(
-        b, loc, ValueRange{kt}, identity, ValueRange{kt}, plusBlock, 1,
-        ValueRange{},
-        [&](OpBuilder &nested, Location nestedLoc, Value k, ValueRange) {
-          Value row = AffineVectorLoadOp::create(
-              nested, nestedLoc, vectorType, c.panelLoad.getMemRef(),
-              c.panelLoad.getAffineMap(), remap(c.panelLoad, Value(), k, jt));
-          AffineVectorStoreOp::create(nested, nestedLoc, row, pack, packMap,
-                                      ValueRange{jt, k, kt});
-          AffineYieldOp::create(nested, nestedLoc);
-        });
+    if (blocked)
+      packPanels(b, loc, jt);
+    ivMap[c.jLoop.getInductionVar()] = jt;
     auto iTile = AffineForOp::create(b, loc, 0, m, mr);
     b.setInsertionPointToStart(iTile.getBody());
 
     // Row indices it + r, and the accumulators' initial values.
+    Value oldI = c.iLoop.getInductionVar();
     SmallVector<Value> rowIvs, initial;
     for (int64_t r = 0; r < mr; ++r) {
       Value row = iTile.getInductionVar();
@@ -221,34 +339,37 @@ struct RegisterTileContractionPass
         row = AffineApplyOp::create(
             b, loc, AffineMap::get(1, 0, getAffineDimExpr(0, ctx) + r), row);
       rowIvs.push_back(row);
+      ivMap[oldI] = row;
       initial.push_back(AffineVectorLoadOp::create(
           b, loc, vectorType, accMemRef, c.accLoad.getAffineMap(),
-          remap(c.accLoad, row, Value(), jt)));
+          remap(c.accLoad)));
     }
-
-    auto kLoop = AffineForOp::create(
-        b, loc, ValueRange{kt}, identity, ValueRange{kt}, plusBlock, 1, initial,
-        [&](OpBuilder &nested, Location nestedLoc, Value k, ValueRange accs) {
+    SmallVector<Value> finals = reductionNest(
+        b, loc, 0, initial,
+        [&](OpBuilder &inner, Location innerLoc, ArrayRef<Value> ks,
+            ValueRange accs) {
           Value panel = AffineVectorLoadOp::create(
-              nested, nestedLoc, vectorType, pack, packMap,
-              ValueRange{jt, k, kt});
+              inner, innerLoc, vectorType, pack, packMap, packOperands(jt, ks));
           SmallVector<Value> next;
           for (int64_t r = 0; r < mr; ++r) {
+            ivMap[oldI] = rowIvs[r];
             Value scalar = AffineLoadOp::create(
-                nested, nestedLoc, c.rowLoad.getMemRef(),
-                c.rowLoad.getAffineMap(), remap(c.rowLoad, rowIvs[r], k, Value()));
+                inner, innerLoc, c.rowLoad.getMemRef(),
+                c.rowLoad.getAffineMap(), remap(c.rowLoad));
             Value splat =
-                vector::BroadcastOp::create(nested, nestedLoc, vectorType, scalar);
+                vector::BroadcastOp::create(inner, innerLoc, vectorType, scalar);
             next.push_back(
-                vector::FMAOp::create(nested, nestedLoc, splat, panel, accs[r]));
+                vector::FMAOp::create(inner, innerLoc, splat, panel, accs[r]));
           }
-          AffineYieldOp::create(nested, nestedLoc, next);
+          return next;
         });
-    for (int64_t r = 0; r < mr; ++r)
-      AffineVectorStoreOp::create(b, loc, kLoop.getResult(r), accMemRef,
+    for (int64_t r = 0; r < mr; ++r) {
+      ivMap[oldI] = rowIvs[r];
+      AffineVectorStoreOp::create(b, loc, finals[r], accMemRef,
                                   c.accStore.getAffineMap(),
-                                  remap(c.accStore, rowIvs[r], Value(), jt));
-    c.iLoop.erase();
+                                  remap(c.accStore));
+    }
+    root.erase();
   }
 };
 

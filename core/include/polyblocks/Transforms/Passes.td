@@ -175,12 +175,14 @@ def PBRegisterTileContraction
     : Pass<"pb-register-tile-contraction", "::mlir::func::FuncOp"> {
   let summary = "Register-tile matmul-like nests into vector micro-kernels";
   let description = [{
-    Matches perfect nests `(i, k, j)` (the order pb-permute-for-vectorization
-    gives a matmul) whose body is `C[..] += X * Y` on f32 or f64, where `C`
-    depends on `i` and `j` (unit stride in `j`) but not on `k`, one factor
-    moves with `i` and `k` only (a scalar per row, like `A[i, k]`), and the
-    other with `k` and `j` only (unit stride in `j`, like `B[k, j]`). It
-    rewrites the nest as
+    Matches perfect nests `(p..., i, k..., j)` (the order
+    pb-permute-for-vectorization gives a matmul `(i, k, j)` or an NHWC
+    convolution `(n, oh, ow, kh, kw, c, f)`) whose body is `C[..] += X * Y`
+    on f32 or f64, where `C` moves with the parallel loops `p..., i` and
+    with `j` (unit stride) but not with the reduction loops `k...`, one
+    factor does not move with `j` (a scalar per row, like `A[i, k]`), and the
+    other moves with `j` (unit stride) but with none of `p..., i` (like
+    `B[k, j]` or a filter). A matmul is rewritten as
 
     ```mlir
     %pack = memref.alloc() : memref<N/NR x KC x NR x f32>
@@ -199,7 +201,12 @@ def PBRegisterTileContraction
     }
     ```
 
-    so that the `MR x NR` block of `C` lives in vector registers across the
+    A convolution keeps its outer loops `p...` around the column and row
+    tiles, its reduction loops nested inside (threading the accumulators),
+    and its filter packed once, before the nest, indexed by the linearized
+    reduction loops.
+
+    So the `MR x NR` block of `C` lives in vector registers across the
     whole `k` block, every loaded element of `Y` feeds `MR` multiply-adds,
     and the panels of `Y` are read from contiguous memory (packed once per
     `k` block, in parallel, by the thread that uses them).
