@@ -33,8 +33,6 @@ std::unique_ptr<Program> loadProgram(StringRef path, MLIRContext &context,
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
 
   auto program = std::make_unique<Program>();
-  Block block;
-  ParserConfig config(&context);
   {
     // The parser's advice to pass -allow-unregistered-dialect does not apply
     // to a compiler: say what is accepted instead.
@@ -48,22 +46,12 @@ std::unique_ptr<Program> loadProgram(StringRef path, MLIRContext &context,
              "dialects";
       return success();
     });
-    if (failed(parseAsmSourceFile(sourceMgr, &block, config,
-                                  &program->asmState)))
-      return nullptr;
+    program->module =
+        polyblocks::parseKernelSource(sourceMgr, context, &program->asmState);
   }
-
-  // A file holding one module is that module; loose top-level ops get one.
-  ModuleOp module;
-  if (llvm::hasSingleElement(block) && isa<ModuleOp>(block.front())) {
-    module = cast<ModuleOp>(block.front());
-    module->remove();
-  } else {
-    module = ModuleOp::create(FileLineColLoc::get(&context, path, 1, 1));
-    module.getBody()->getOperations().splice(module.getBody()->begin(),
-                                             block.getOperations());
-  }
-  program->module = module;
+  if (!program->module)
+    return nullptr;
+  ModuleOp module = *program->module;
   if (failed(verify(module)) || failed(polyblocks::checkInputProgram(module)))
     return nullptr;
   program->signatures =

@@ -35,21 +35,8 @@ protected:
   ModuleOp parse(StringRef source) {
     sourceMgr.AddNewSourceBuffer(
         llvm::MemoryBuffer::getMemBufferCopy(source, "test.mlir"), SMLoc());
-    Block block;
-    ParserConfig config(&context);
-    if (failed(parseAsmSourceFile(sourceMgr, &block, config, &asmState)))
-      return nullptr;
-    ModuleOp module;
-    if (llvm::hasSingleElement(block) && isa<ModuleOp>(block.front())) {
-      module = cast<ModuleOp>(block.front());
-      module->remove();
-    } else {
-      module = ModuleOp::create(UnknownLoc::get(&context));
-      module.getBody()->getOperations().splice(module.getBody()->begin(),
-                                               block.getOperations());
-    }
-    owned = module;
-    return module;
+    owned = parseKernelSource(sourceMgr, context, &asmState);
+    return owned ? *owned : nullptr;
   }
 
   MLIRContext context;

@@ -9,6 +9,7 @@
 
 #include "polyblocks/Support/Version.h"
 
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/AsmParser/AsmParserState.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -16,6 +17,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -69,6 +71,30 @@ std::string TensorParam::getTypeString() const {
     os << d << 'x';
   os << elementType;
   return s;
+}
+
+//===----------------------------------------------------------------------===//
+// Parsing
+//===----------------------------------------------------------------------===//
+
+OwningOpRef<ModuleOp> parseKernelSource(const llvm::SourceMgr &sourceMgr,
+                                        MLIRContext &context,
+                                        AsmParserState *asmState) {
+  Block block;
+  ParserConfig config(&context);
+  if (failed(parseAsmSourceFile(sourceMgr, &block, config, asmState)))
+    return nullptr;
+  if (llvm::hasSingleElement(block) && isa<ModuleOp>(block.front())) {
+    auto module = cast<ModuleOp>(block.front());
+    module->remove();
+    return module;
+  }
+  StringRef name =
+      sourceMgr.getMemoryBuffer(sourceMgr.getNumBuffers())->getBufferIdentifier();
+  auto module = ModuleOp::create(FileLineColLoc::get(&context, name, 1, 1));
+  module.getBody()->getOperations().splice(module.getBody()->begin(),
+                                           block.getOperations());
+  return module;
 }
 
 //===----------------------------------------------------------------------===//

@@ -11,11 +11,16 @@
 #define POLYBLOCKS_INTERFACE_KERNELINTERFACE_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <optional>
 #include <string>
+
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
 
 namespace mlir {
 class AsmParserState;
@@ -64,6 +69,14 @@ struct KernelSignature {
   llvm::SmallVector<TensorParam> results;
   mlir::Location loc;
 };
+
+/// Parses the last buffer of `sourceMgr` into a module: a file holding one
+/// builtin.module is that module; loose top-level ops get one. When
+/// `asmState` is given it records SSA names and locations (for argument names
+/// and editors). Diagnostics go to the context's handlers.
+mlir::OwningOpRef<mlir::ModuleOp>
+parseKernelSource(const llvm::SourceMgr &sourceMgr, mlir::MLIRContext &context,
+                  mlir::AsmParserState *asmState = nullptr);
 
 /// Checks that `module` is a tensor program PolyBlocks accepts: only input
 /// dialect ops, public functions over static tensors of supported element
