@@ -23,19 +23,7 @@ JOBS=2
 # libopenblas0-openmp: OpenBLAS built on OpenMP, so that it shares the one
 # OpenMP runtime of the process (see the notes in RESULTS.md); libopenblas-dev
 # provides the header.
-packages=(libdnnl-dev libopenblas-dev libopenblas0-openmp libhalide14-0-dev)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "run.sh: installing ${missing[*]}"
-  SUDO=""
-  [ "$(id -u)" -eq 0 ] || SUDO=sudo
-  export DEBIAN_FRONTEND=noninteractive
-  $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+"$ROOT/scripts/install-packages.sh" libdnnl-dev libopenblas-dev libopenblas0-openmp libhalide14-0-dev
 
 # --- 2. configure and build ------------------------------------------------------
 mkdir -p "$BUILD"

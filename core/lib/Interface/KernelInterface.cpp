@@ -228,10 +228,13 @@ LogicalResult checkInputProgram(ModuleOp module) {
         break;
       }
     }
+    // Function arguments were checked above, with their names.
+    if (isa<func::FuncOp>(op))
+      return WalkResult::advance();
     for (Region &region : op->getRegions())
       for (Block &block : region)
         for (BlockArgument arg : block.getArguments())
-          if (!isa<func::FuncOp>(op) && hasDynamicShape(arg.getType())) {
+          if (hasDynamicShape(arg.getType())) {
             emitError(arg.getLoc())
                 << "dynamic dimension in block argument: " << arg.getType()
                 << " (only static shapes are supported)";

@@ -262,17 +262,14 @@ Expected<HostTensor> readNpyFile(StringRef path) {
 }
 
 Error writeNpyFile(StringRef path, const HostTensor &tensor) {
-  std::string dict = "{'descr': '" + tensor.getInfo().npyDescr.str() +
-                     "', 'fortran_order': False, 'shape': (";
+  // Python tuple syntax: "()", "(3,)", "(3, 4)".
+  std::string shape;
   for (int64_t d : tensor.getShape())
-    dict += std::to_string(d) + ", ";
-  if (tensor.getShape().size() > 1)
-    dict.resize(dict.size() - 1); // "(3, 4)" rather than "(3, 4, )"
-  if (tensor.getShape().size() > 1)
-    dict.back() = ')';
-  else
-    dict += ")";
-  dict += ", }";
+    shape += (shape.empty() ? "" : ", ") + std::to_string(d);
+  if (tensor.getShape().size() == 1)
+    shape += ",";
+  std::string dict = "{'descr': '" + tensor.getInfo().npyDescr.str() +
+                     "', 'fortran_order': False, 'shape': (" + shape + "), }";
   // Pad so that the data starts on a 64-byte boundary; end with '\n'.
   size_t total = 10 + dict.size() + 1;
   dict.append((64 - total % 64) % 64, ' ');

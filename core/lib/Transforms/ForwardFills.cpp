@@ -8,6 +8,8 @@
 
 #include "polyblocks/Transforms/Passes.h"
 
+#include "polyblocks/Analysis/LoopNests.h"
+
 #include "mlir/Dialect/Affine/LoopUtils.h"
 #include "llvm/Support/Debug.h"
 
@@ -73,11 +75,7 @@ static bool indexesOneToOne(AffineMap map, ValueRange operands,
 struct ForwardFillsPass
     : public polyblocks::impl::PBForwardFillsBase<ForwardFillsPass> {
   void runOnOperation() override {
-    SmallVector<AffineForOp> roots;
-    for (Operation &op : getOperation().getBody().getOps())
-      if (auto loop = dyn_cast<AffineForOp>(op))
-        roots.push_back(loop);
-    for (AffineForOp fill : roots)
+    for (AffineForOp fill : polyblocks::getTopLevelLoops(getOperation()))
       tryForward(fill);
   }
 

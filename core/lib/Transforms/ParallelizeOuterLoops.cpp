@@ -8,6 +8,8 @@
 
 #include "polyblocks/Transforms/Passes.h"
 
+#include "polyblocks/Analysis/LoopNests.h"
+
 #include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
 #include "mlir/Dialect/Affine/Utils.h"
@@ -83,11 +85,7 @@ struct ParallelizeOuterLoopsPass
   using PBParallelizeOuterLoopsBase::PBParallelizeOuterLoopsBase;
 
   void runOnOperation() override {
-    SmallVector<AffineForOp> roots;
-    for (Operation &op : getOperation().getBody().getOps())
-      if (auto loop = dyn_cast<AffineForOp>(op))
-        roots.push_back(loop);
-    for (AffineForOp root : roots) {
+    for (AffineForOp root : polyblocks::getTopLevelLoops(getOperation())) {
       AffineForOp loop = findParallelLoop(root);
       if (!loop)
         continue;

@@ -7,6 +7,8 @@
 
 #include "polyblocks/Transforms/Passes.h"
 
+#include "polyblocks/Analysis/LoopNests.h"
+
 #include "polyblocks/Analysis/AccessPattern.h"
 
 #include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
@@ -69,17 +71,7 @@ struct PermuteForVectorizationPass
     : public polyblocks::impl::PBPermuteForVectorizationBase<
           PermuteForVectorizationPass> {
   void runOnOperation() override {
-    SmallVector<AffineForOp> roots;
-    for (Operation &op : getOperation().getBody().getOps())
-      if (auto loop = dyn_cast<AffineForOp>(op))
-        roots.push_back(loop);
-    // Nests inside affine.parallel or other regions are handled too.
-    getOperation().walk([&](AffineForOp loop) {
-      if (!loop->getParentOfType<AffineForOp>() &&
-          loop->getParentOp() != getOperation().getOperation())
-        roots.push_back(loop);
-    });
-    for (AffineForOp root : roots)
+    for (AffineForOp root : polyblocks::getOutermostLoops(getOperation()))
       permuteNest(root);
   }
 
@@ -90,8 +82,7 @@ struct PermuteForVectorizationPass
       return;
     Block *body = band.back().getBody();
     // The innermost body must hold no further loops.
-    if (body->walk([](AffineForOp) { return WalkResult::interrupt(); })
-            .wasInterrupted())
+    if (polyblocks::containsLoop(body))
       return;
 
     unsigned innermost = band.size() - 1;

@@ -8,9 +8,10 @@
 
 #include "polyblocks/Transforms/Passes.h"
 
+#include "polyblocks/Analysis/LoopNests.h"
+
 #include "polyblocks/Analysis/AccessPattern.h"
 
-#include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
 #include "mlir/Dialect/Affine/LoopUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -162,12 +163,7 @@ struct RegisterTileContractionPass
   using PBRegisterTileContractionBase::PBRegisterTileContractionBase;
 
   void runOnOperation() override {
-    SmallVector<AffineForOp> roots;
-    getOperation().walk([&](AffineForOp loop) {
-      if (!loop->getParentOfType<AffineForOp>())
-        roots.push_back(loop);
-    });
-    for (AffineForOp root : roots)
+    for (AffineForOp root : polyblocks::getOutermostLoops(getOperation()))
       if (std::optional<Contraction> c = matchContraction(root))
         rewrite(*c);
   }

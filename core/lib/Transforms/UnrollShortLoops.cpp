@@ -8,6 +8,8 @@
 
 #include "polyblocks/Transforms/Passes.h"
 
+#include "polyblocks/Analysis/LoopNests.h"
+
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
 #include "mlir/Dialect/Affine/LoopUtils.h"
 #include "llvm/Support/Debug.h"
@@ -24,13 +26,6 @@ using namespace mlir::affine;
 
 namespace {
 
-/// True if `loop` contains no other loop.
-static bool isInnermost(AffineForOp loop) {
-  return !loop.getBody()
-              ->walk([](AffineForOp) { return WalkResult::interrupt(); })
-              .wasInterrupted();
-}
-
 struct UnrollShortLoopsPass
     : public polyblocks::impl::PBUnrollShortLoopsBase<UnrollShortLoopsPass> {
   using PBUnrollShortLoopsBase::PBUnrollShortLoopsBase;
@@ -39,7 +34,8 @@ struct UnrollShortLoopsPass
     SmallVector<AffineForOp> candidates;
     getOperation().walk([&](AffineForOp loop) {
       std::optional<uint64_t> trips = getConstantTripCount(loop);
-      if (trips && *trips <= maxTripCount && isInnermost(loop))
+      if (trips && *trips <= maxTripCount &&
+          !polyblocks::containsLoop(loop.getBody()))
         candidates.push_back(loop);
     });
     for (AffineForOp loop : candidates) {

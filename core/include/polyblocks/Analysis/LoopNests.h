@@ -1,0 +1,25 @@
+//===- LoopNests.h - Finding the affine loop nests S3 works on --*- C++ -*-===//
+
+#ifndef POLYBLOCKS_ANALYSIS_LOOPNESTS_H
+#define POLYBLOCKS_ANALYSIS_LOOPNESTS_H
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+namespace polyblocks {
+
+/// The affine.for loops of `func` that no other affine.for encloses (also
+/// those inside affine.parallel or other regions), in program order.
+llvm::SmallVector<mlir::affine::AffineForOp>
+getOutermostLoops(mlir::func::FuncOp func);
+
+/// The affine.for loops directly in the body of `func`, in program order.
+llvm::SmallVector<mlir::affine::AffineForOp>
+getTopLevelLoops(mlir::func::FuncOp func);
+
+/// True if `block` contains an affine.for at any depth.
+bool containsLoop(mlir::Block *block);
+
+} // namespace polyblocks
+
+#endif // POLYBLOCKS_ANALYSIS_LOOPNESTS_H
