@@ -27,7 +27,7 @@
 // CHECK-NEXT:            %[[END:.*]] = arith.addi %[[I]], %[[C4]] : index
 // CHECK-NEXT:            scf.for %[[II:.*]] = %[[I]] to %[[END]] step %{{.*}} {
 // CHECK-NEXT:              %[[V:.*]] = memref.load %[[A]][%[[II]], %[[J]]] : memref<64x32xf32>
-// CHECK-NEXT:              %[[E:.*]] = math.exp %[[V]] : f32
+// CHECK-NEXT:              %[[E:.*]] = math.sqrt %[[V]] : f32
 // CHECK-NEXT:              memref.store %[[E]], %[[OUT]][%[[II]], %[[J]]] : memref<64x32xf32>
 // PAR:               omp.yield
 // PAR:             omp.terminator
@@ -41,7 +41,7 @@ func.func @parallel_loop_becomes_omp_wsloop(%a: memref<64x32xf32>, %out: memref<
     affine.for %j = 0 to 32 {
       affine.for %ii = #lb(%i) to #ub(%i) {
         %0 = affine.load %a[%ii, %j] : memref<64x32xf32>
-        %1 = math.exp %0 : f32
+        %1 = math.sqrt %0 : f32
         affine.store %1, %out[%ii, %j] : memref<64x32xf32>
       }
     }
@@ -155,11 +155,11 @@ func.func @bf16_add_is_emulated_in_f32(%a: memref<16xbf16>, %b: memref<16xbf16>,
 // bf16 math is computed in f32 as well, with the same integer expansions.
 
 // CHECK-LABEL: func.func @bf16_math_is_computed_in_f32
-// CHECK-NOT:     math.exp {{.*}} : bf16
+// CHECK-NOT:     math.sqrt {{.*}} : bf16
 // CHECK-NOT:     arith.extf
 // CHECK:         %[[X:.*]] = arith.bitcast %{{.*}} : i32 to f32
-// CHECK-NEXT:    %[[E:.*]] = math.exp %[[X]] : f32
-// CHECK-NOT:     math.exp {{.*}} : bf16
+// CHECK-NEXT:    %[[E:.*]] = math.sqrt %[[X]] : f32
+// CHECK-NOT:     math.sqrt {{.*}} : bf16
 // CHECK-NOT:     arith.truncf
 // CHECK:         arith.bitcast %{{.*}} : i16 to bf16
 // CHECK:         return
@@ -167,7 +167,7 @@ func.func @bf16_math_is_computed_in_f32(%a: memref<16xbf16>, %out: memref<16xbf1
   %ok = arith.constant 0 : i32
   affine.for %i = 0 to 16 {
     %0 = affine.load %a[%i] : memref<16xbf16>
-    %1 = math.exp %0 : bf16
+    %1 = math.sqrt %0 : bf16
     affine.store %1, %out[%i] : memref<16xbf16>
   }
   return %ok : i32
@@ -181,7 +181,7 @@ func.func @bf16_math_is_computed_in_f32(%a: memref<16xbf16>, %out: memref<16xbf1
 // CHECK-LABEL: func.func @f16_math_is_computed_in_f32
 // CHECK:         %[[V:.*]] = memref.load %{{.*}} : memref<16xf16>
 // CHECK-NEXT:    %[[W:.*]] = arith.extf %[[V]] {{.*}}: f16 to f32
-// CHECK-NEXT:    %[[E:.*]] = math.exp %[[W]] : f32
+// CHECK-NEXT:    %[[E:.*]] = math.sqrt %[[W]] : f32
 // CHECK-NEXT:    %[[N:.*]] = arith.truncf %[[E]] {{.*}}: f32 to f16
 // CHECK-NEXT:    %[[S:.*]] = arith.addf %[[N]], %[[V]] : f16
 // CHECK-NEXT:    memref.store %[[S]]
@@ -189,7 +189,7 @@ func.func @f16_math_is_computed_in_f32(%a: memref<16xf16>, %out: memref<16xf16>)
   %ok = arith.constant 0 : i32
   affine.for %i = 0 to 16 {
     %0 = affine.load %a[%i] : memref<16xf16>
-    %1 = math.exp %0 : f16
+    %1 = math.sqrt %0 : f16
     %2 = arith.addf %1, %0 : f16
     affine.store %2, %out[%i] : memref<16xf16>
   }

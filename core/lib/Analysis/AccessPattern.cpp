@@ -5,6 +5,8 @@
 #include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/IR/AffineValueMap.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::affine;
@@ -41,6 +43,36 @@ AccessStride getAccessStride(Operation *accessOp, Value iv) {
       return AccessStride::Strided;
   }
   return lastMovesByOne ? AccessStride::Contiguous : AccessStride::Invariant;
+}
+
+bool isDistinctBuffer(Value memref) {
+  if (auto arg = dyn_cast<BlockArgument>(memref))
+    return isa<FunctionOpInterface>(arg.getOwner()->getParentOp());
+  return isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(
+      memref.getDefiningOp());
+}
+
+std::optional<int64_t> getSubscriptOffset(Operation *accessOp, unsigned dim,
+                                          Value iv) {
+  MemRefAccess access(accessOp);
+  AffineValueMap map;
+  access.getAccessMap(&map);
+  if (dim >= map.getNumResults())
+    return std::nullopt;
+  AffineExpr expr = map.getResult(dim);
+  int64_t offset = 0;
+  if (auto sum = dyn_cast<AffineBinaryOpExpr>(expr);
+      sum && sum.getKind() == AffineExprKind::Add) {
+    auto constant = dyn_cast<AffineConstantExpr>(sum.getRHS());
+    if (!constant)
+      return std::nullopt;
+    offset = constant.getValue();
+    expr = sum.getLHS();
+  }
+  auto d = dyn_cast<AffineDimExpr>(expr);
+  if (!d || map.getOperand(d.getPosition()) != iv)
+    return std::nullopt;
+  return offset;
 }
 
 } // namespace polyblocks

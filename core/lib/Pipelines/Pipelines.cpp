@@ -155,6 +155,8 @@ void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
   fpm.addPass(createPBUnrollShortLoops());
   fpm.addPass(createPBPermuteForVectorization());
   fpm.addPass(createPBRegisterTileContraction(getRegisterTile(options)));
+  fpm.addPass(createPBFuseLoopNests());
+  fpm.addPass(createPBPromoteAccumulators());
   fpm.addPass(affine::createAffineScalarReplacementPass());
   fpm.addPass(createPBForwardFills());
   fpm.addPass(affine::createAffineLoopInvariantCodeMotionPass());
@@ -173,8 +175,8 @@ void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
 
 /// Host-side lowering shared by S4 and the reference pipeline: math on
 /// narrow floats is done in f32, bf16 arithmetic is emulated in f32, and
-/// bf16 conversions are expanded into integer code (so that no compiler
-/// runtime function such as __truncsfbf2 is needed).
+/// what LLVM cannot lower (bf16 conversions, ceil/floor division) is
+/// expanded.
 static void addHostExpansions(OpPassManager &pm) {
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   fpm.addPass(math::createMathExtendToSupportedTypes());
@@ -182,9 +184,7 @@ static void addHostExpansions(OpPassManager &pm) {
   emulate.sourceTypeStrs = {"bf16"};
   emulate.targetTypeStr = "f32";
   fpm.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
-  arith::ArithExpandOpsPassOptions expand;
-  expand.includeBf16 = true;
-  fpm.addPass(arith::createArithExpandOpsPass(expand));
+  fpm.addPass(createPBExpandArith());
 }
 
 void buildS4Pipeline(OpPassManager &pm, const PipelineOptions &options) {
@@ -194,6 +194,7 @@ void buildS4Pipeline(OpPassManager &pm, const PipelineOptions &options) {
   if (options.parallelize)
     pm.addPass(createConvertSCFToOpenMPPass());
   addHostExpansions(pm);
+  pm.addNestedPass<func::FuncOp>(createPBApproximateMath());
   pm.addPass(createCanonicalizerPass());
 }
 

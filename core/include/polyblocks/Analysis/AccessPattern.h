@@ -10,6 +10,8 @@
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 
+#include <optional>
+
 namespace polyblocks {
 
 /// How an affine load or store moves when one loop advances by one
@@ -26,6 +28,18 @@ enum class AccessStride {
 /// Classifies the access of `accessOp` (an affine read or write op) with
 /// respect to the induction variable `iv`.
 AccessStride getAccessStride(mlir::Operation *accessOp, mlir::Value iv);
+
+/// True if `memref` is a whole buffer of its own: a memref.alloc or
+/// memref.alloca result, or an argument of a function. Two different such
+/// values never overlap when one of them is written (the C interface's
+/// contract: a result buffer overlaps no other argument, inputs are only
+/// read), so accesses to them can be compared by value.
+bool isDistinctBuffer(mlir::Value memref);
+
+/// If the `dim`-th subscript of the affine access `accessOp` is `iv + c`
+/// (c a constant, no other operand involved), returns c.
+std::optional<int64_t> getSubscriptOffset(mlir::Operation *accessOp,
+                                          unsigned dim, mlir::Value iv);
 
 } // namespace polyblocks
 

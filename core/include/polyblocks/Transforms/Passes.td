@@ -232,6 +232,81 @@ def PBRegisterTileContraction
                            "::mlir::vector::VectorDialect"];
 }
 
+def PBFuseLoopNests : Pass<"pb-fuse-loop-nests", "::mlir::func::FuncOp"> {
+  let summary = "Fuse consecutive nests that share a buffer along their outer parallel loop";
+  let description = [{
+    Producer-consumer and sibling fusion at the outermost loop: two
+    consecutive top-level nests are fused into one when
+
+    - their outer loops have the same constant bounds and step, and each
+      carries no dependence (the fused loop is parallel too);
+    - they share a buffer (one reads what the other wrote, or both read the
+      same input), so fusing saves a pass over memory;
+    - for every buffer that one of them writes and the other touches, one
+      subscript of every access in both nests is the outer induction
+      variable plus the same constant: an element is only shared by the
+      same iteration of the two loops, so running the second body right
+      after the first in each iteration keeps every dependence;
+    - both only access whole buffers (function arguments, allocations) with
+      affine loads and stores, and what lies between them is pure or an
+      allocation (moved above the first nest).
+
+    Nothing is recomputed and nothing is duplicated. A row-wise softmax,
+    four nests over the rows, becomes one nest whose row (and its max and
+    sum) stays in cache between the four inner loops:
+
+    ```mlir
+    affine.for %i = 0 to 4096 { affine.for %j = 0 to 1024 { max into %m[%i] } }
+    affine.for %i = 0 to 4096 { affine.for %j = 0 to 1024 { exp(x - %m[%i]) into %e[%i, %j] } }
+    // becomes
+    affine.for %i = 0 to 4096 {
+      affine.for %j = 0 to 1024 { max into %m[%i] }
+      affine.for %j = 0 to 1024 { exp(x - %m[%i]) into %e[%i, %j] }
+    }
+    ```
+
+    Function arguments are assumed not to overlap when one is written (the C
+    interface's contract, see pb-mark-noalias).
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect"];
+}
+
+def PBPromoteAccumulators
+    : Pass<"pb-promote-accumulators", "::mlir::func::FuncOp"> {
+  let summary = "Keep accumulators that a loop reads and writes in memory in registers";
+  let description = [{
+    A reduction bufferized into memory loads and stores its accumulator on
+    every iteration: `%m[%i] = max(%m[%i], %x[%i, %j])` inside the loop on
+    `%j`. When the accumulator's address does not depend on the loop, the
+    loop loads and stores it once each (load before store, nothing else in
+    the loop touches the buffer, every buffer accessed is a whole buffer),
+    it becomes a loop-carried value:
+
+    ```mlir
+    affine.for %j = 0 to 1024 {
+      %old = affine.load %m[%i]
+      %new = arith.maximumf %old, %v
+      affine.store %new, %m[%i]
+    }
+    // becomes
+    %init = affine.load %m[%i]
+    %r = affine.for %j = 0 to 1024 iter_args(%acc = %init) -> (f32) {
+      %new = arith.maximumf %acc, %v
+      affine.yield %new
+    }
+    affine.store %r, %m[%i]
+    ```
+
+    Loops are visited from the innermost out, so an accumulator climbs as
+    far as its address allows. When the new value is the old one plus or
+    times another value (`arith.addf`, `arith.mulf`), the operation is
+    marked `reassoc`: the reduction may be computed in any order, which is
+    what lets it run on vectors of partial sums.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def PBForwardFills : Pass<"pb-forward-fills", "::mlir::func::FuncOp"> {
   let summary = "Fold a buffer fill into the nest that next reads and rewrites every element";
   let description = [{
@@ -295,6 +370,59 @@ def PBParallelizeOuterLoops
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect"];
 }
+
+//===----------------------------------------------------------------------===//
+// S4: affine -> target dialects
+//===----------------------------------------------------------------------===//
+
+def PBApproximateMath : Pass<"pb-approximate-math", "::mlir::func::FuncOp"> {
+  let summary = "Replace f32 exp, log, tanh, erf and friends by inline polynomials";
+  let description = [{
+    `math.exp`, `expm1`, `exp2`, `log`, `log1p`, `log2`, `tanh` and `erf` on
+    f32 (scalars or vectors) become MLIR's polynomial approximations, written
+    in arith: range reduction, a minimax polynomial, exponent arithmetic.
+    A loop calling them then vectorizes like any other arithmetic instead of
+    calling libm once per element. The approximations stay within a few ulp
+    of libm over the whole domain (special values included), which the
+    end-to-end tests check against the reference lowering. Other functions
+    and other element types are left to libm.
+
+    ```mlir
+    %e = math.exp %x : f32
+    // becomes (abridged)
+    %k = math.floor (x * log2(e) + 0.5); %r = x - k * ln(2)
+    %p = polynomial(%r); %e = %p * 2^k  // bit manipulation of the exponent
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def PBExpandArith : Pass<"pb-expand-arith", "::mlir::func::FuncOp"> {
+  let summary = "Expand the arith ops that have no LLVM lowering (bf16 conversions, ceil/floor division)";
+  let description = [{
+    `arith.extf` / `arith.truncf` between bf16 and f32 become integer shifts
+    and rounding (so no compiler-rt function such as `__truncsfbf2` is
+    needed), and `arith.ceildivsi`, `ceildivui` and `floordivsi` become
+    divisions with corrections. Unlike upstream `arith-expand`, min and max
+    (`arith.maximumf`, ...) are kept: LLVM lowers them to its `llvm.maximum`
+    intrinsics, whose reductions its vectorizer recognises, where an
+    expansion into compares and selects stays scalar.
+
+    ```mlir
+    %q = arith.floordivsi %a, %b : i32
+    // becomes
+    %d = arith.divsi %a, %b; ... arith.select (a mod b != 0 && signs differ), %d - 1, %d
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// S5: -> LLVM
+//===----------------------------------------------------------------------===//
 
 def PBMarkNoAlias : Pass<"pb-mark-noalias", "::mlir::ModuleOp"> {
   let summary = "Mark the buffer arguments of public entry points as not aliasing";

@@ -1,0 +1,179 @@
+//===- FuseLoopNests.cpp - Fuse sibling and producer-consumer nests -------===//
+//
+// Fuses consecutive top-level loop nests that walk the same outer parallel
+// loop into one nest, when every element one of them writes and the other
+// touches is touched by both in the same outer iteration. The fused loop is
+// still parallel, and the data passed from one nest to the next (a row of a
+// softmax, its max and sum) stays in cache instead of making a round trip
+// through memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "polyblocks/Transforms/Passes.h"
+
+#include "polyblocks/Analysis/AccessPattern.h"
+
+#include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
+#include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
+#include "mlir/Dialect/Affine/Analysis/Utils.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "pb-fuse-loop-nests"
+
+namespace polyblocks {
+#define GEN_PASS_DEF_PBFUSELOOPNESTS
+#include "polyblocks/Transforms/Passes.h.inc"
+} // namespace polyblocks
+
+using namespace mlir;
+using namespace mlir::affine;
+
+namespace {
+
+/// The memory accesses of one nest, by buffer.
+struct NestAccesses {
+  llvm::MapVector<Value, SmallVector<Operation *>> byBuffer;
+  llvm::SmallDenseSet<Value> written;
+};
+
+/// Collects the accesses of `loop`; fails if the nest does anything to
+/// memory other than affine loads and stores of whole buffers (a view, a
+/// call, an allocation) that could make the comparison by buffer unsound.
+static FailureOr<NestAccesses> collectAccesses(AffineForOp loop) {
+  NestAccesses result;
+  WalkResult walk = loop.getBody()->walk([&](Operation *op) {
+    if (isa<AffineReadOpInterface, AffineWriteOpInterface>(op)) {
+      Value memref = isa<AffineReadOpInterface>(op)
+                         ? cast<AffineReadOpInterface>(op).getMemRef()
+                         : cast<AffineWriteOpInterface>(op).getMemRef();
+      if (!polyblocks::isDistinctBuffer(memref))
+        return WalkResult::interrupt();
+      result.byBuffer[memref].push_back(op);
+      if (isa<AffineWriteOpInterface>(op))
+        result.written.insert(memref);
+      return WalkResult::advance();
+    }
+    if (isa<AffineForOp, AffineIfOp, AffineYieldOp>(op) || isPure(op))
+      return WalkResult::advance();
+    return WalkResult::interrupt();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  return result;
+}
+
+/// True if `first` and `second` can run as one loop: for every buffer that
+/// one writes and the other touches, some subscript is `iv + c` in every
+/// access of both nests, with the same c, so an element is only ever
+/// shared by the same iteration of the two loops.
+static bool isFusionLegal(AffineForOp first, const NestAccesses &a,
+                          AffineForOp second, const NestAccesses &b) {
+  for (const auto &[memref, accessesA] : a.byBuffer) {
+    auto it = b.byBuffer.find(memref);
+    if (it == b.byBuffer.end())
+      continue;
+    if (!a.written.contains(memref) && !b.written.contains(memref))
+      continue; // both only read it
+    unsigned rank = cast<MemRefType>(memref.getType()).getRank();
+    bool partitioned = false;
+    for (unsigned dim = 0; dim < rank && !partitioned; ++dim) {
+      std::optional<int64_t> offset;
+      auto samePartition = [&](ArrayRef<Operation *> accesses, Value iv) {
+        for (Operation *op : accesses) {
+          std::optional<int64_t> c =
+              polyblocks::getSubscriptOffset(op, dim, iv);
+          if (!c || (offset && *offset != *c))
+            return false;
+          offset = c;
+        }
+        return true;
+      };
+      partitioned = samePartition(accessesA, first.getInductionVar()) &&
+                    samePartition(it->second, second.getInductionVar());
+    }
+    if (!partitioned) {
+      LLVM_DEBUG(llvm::dbgs() << "not fusing: " << memref
+                              << " is shared across iterations\n");
+      return false;
+    }
+  }
+  return true;
+}
+
+static bool haveSameBounds(AffineForOp a, AffineForOp b) {
+  return a.hasConstantBounds() && b.hasConstantBounds() &&
+         a.getConstantLowerBound() == b.getConstantLowerBound() &&
+         a.getConstantUpperBound() == b.getConstantUpperBound() &&
+         a.getStepAsInt() == b.getStepAsInt();
+}
+
+/// Whether fusing pays: the nests share a buffer (the consumer reads what
+/// the producer wrote, or both read the same input).
+static bool shareABuffer(const NestAccesses &a, const NestAccesses &b) {
+  return llvm::any_of(a.byBuffer, [&](const auto &entry) {
+    return b.byBuffer.contains(entry.first);
+  });
+}
+
+/// Tries to fuse `second` into `first`; `between` are the ops separating
+/// them, moved before `first` when that is safe.
+static bool tryFuse(AffineForOp first, AffineForOp second) {
+  if (first.getNumResults() != 0 || second.getNumResults() != 0 ||
+      !haveSameBounds(first, second))
+    return false;
+  // What sits between the nests must be free to move above the first one.
+  SmallVector<Operation *> between;
+  for (Operation *op = first->getNextNode(); op != second;
+       op = op->getNextNode()) {
+    if (!isPure(op) && !isa<memref::AllocOp, memref::AllocaOp>(op))
+      return false;
+    if (llvm::any_of(op->getOperands(), [&](Value v) {
+          Operation *def = v.getDefiningOp();
+          return def && first->isAncestor(def);
+        }))
+      return false;
+    between.push_back(op);
+  }
+  FailureOr<NestAccesses> a = collectAccesses(first);
+  FailureOr<NestAccesses> b = collectAccesses(second);
+  if (failed(a) || failed(b) || !shareABuffer(*a, *b) ||
+      !isLoopParallel(first) || !isLoopParallel(second) ||
+      !isFusionLegal(first, *a, second, *b))
+    return false;
+
+  for (Operation *op : between)
+    op->moveBefore(first);
+  Block *into = first.getBody();
+  Block *from = second.getBody();
+  second.getInductionVar().replaceAllUsesWith(first.getInductionVar());
+  into->getOperations().splice(into->getTerminator()->getIterator(),
+                               from->getOperations(), from->begin(),
+                               std::prev(from->end()));
+  second.erase();
+  return true;
+}
+
+struct FuseLoopNestsPass
+    : public polyblocks::impl::PBFuseLoopNestsBase<FuseLoopNestsPass> {
+  using PBFuseLoopNestsBase::PBFuseLoopNestsBase;
+
+  void runOnOperation() override {
+    getOperation().walk([&](Block *block) {
+      // Only blocks directly holding loop nests, outside of any loop.
+      if (block->getParentOp()->getParentOfType<AffineForOp>() ||
+          isa<AffineForOp>(block->getParentOp()))
+        return;
+      SmallVector<AffineForOp> loops(block->getOps<AffineForOp>());
+      AffineForOp current;
+      for (AffineForOp loop : loops) {
+        if (current && tryFuse(current, loop))
+          continue;
+        current = loop;
+      }
+    });
+  }
+};
+
+} // namespace
