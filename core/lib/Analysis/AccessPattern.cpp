@@ -48,8 +48,13 @@ AccessStride getAccessStride(Operation *accessOp, Value iv) {
 bool isDistinctBuffer(Value memref) {
   if (auto arg = dyn_cast<BlockArgument>(memref))
     return isa<FunctionOpInterface>(arg.getOwner()->getParentOp());
-  return isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(
-      memref.getDefiningOp());
+  Operation *def = memref.getDefiningOp();
+  if (auto global = dyn_cast_or_null<memref::GetGlobalOp>(def)) {
+    auto symbol = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+        def, global.getNameAttr());
+    return symbol && symbol.getConstant();
+  }
+  return isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(def);
 }
 
 std::optional<int64_t> getSubscriptOffset(Operation *accessOp, unsigned dim,

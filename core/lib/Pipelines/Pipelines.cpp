@@ -152,13 +152,19 @@ void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
         /*fastMemorySpace=*/0, /*localBufSizeThreshold=*/0,
         /*maximalFusion=*/false, affine::FusionMode::Sibling));
   OpPassManager &fpm = pm.nest<func::FuncOp>();
+  // Folds the constants S2 leaves in subscripts, so that accesses compare.
+  fpm.addPass(createCanonicalizerPass());
   fpm.addPass(createPBUnrollShortLoops());
   fpm.addPass(createPBPermuteForVectorization());
   fpm.addPass(createPBRegisterTileContraction(getRegisterTile(options)));
+  fpm.addPass(affine::createAffineScalarReplacementPass());
+  fpm.addPass(createPBForwardFills());
+  // Fusion, then the accumulators it brought together stay in registers.
+  fpm.addPass(createPBFuseProducerSlices(
+      PBFuseProducerSlicesOptions{options.l2CacheKiB, 25}));
   fpm.addPass(createPBFuseLoopNests());
   fpm.addPass(createPBPromoteAccumulators());
   fpm.addPass(affine::createAffineScalarReplacementPass());
-  fpm.addPass(createPBForwardFills());
   fpm.addPass(affine::createAffineLoopInvariantCodeMotionPass());
   if (options.tileCacheSizeKiB != 0)
     fpm.addPass(affine::createLoopTilingPass(
@@ -328,6 +334,11 @@ struct StagePipelineOptions
       *this, "l1-cache-kib",
       llvm::cl::desc("size of the level-1 data cache, in KiB (default: 32)"),
       llvm::cl::init(32)};
+  Option<unsigned> l2CacheKiB{
+      *this, "l2-cache-kib",
+      llvm::cl::desc("size of one core's level-2 cache, in KiB (default: "
+                     "512)"),
+      llvm::cl::init(512)};
   Option<bool> fuse{
       *this, "fuse",
       llvm::cl::desc("experimental: upstream sibling fusion of loop nests in "
@@ -342,6 +353,7 @@ struct StagePipelineOptions
     options.vectorBits = vectorBits;
     options.numVectorRegisters = numVectorRegisters;
     options.l1CacheKiB = l1CacheKiB;
+    options.l2CacheKiB = l2CacheKiB;
     return options;
   }
 };

@@ -75,10 +75,13 @@ createCPUTargetMachine(const PipelineOptions &options) {
   return tm;
 }
 
-/// The host's L1 data cache size in KiB, or 0 when unknown.
-static unsigned readHostL1DataCacheKiB() {
+/// The size in KiB of cache `index` of the host's first CPU (sysfs order:
+/// 0 is the L1 data cache, 2 the L2), or 0 when unknown.
+static unsigned readHostCacheKiB(unsigned index) {
   auto buffer = llvm::MemoryBuffer::getFile(
-      "/sys/devices/system/cpu/cpu0/cache/index0/size", /*IsText=*/true);
+      "/sys/devices/system/cpu/cpu0/cache/index" + llvm::Twine(index) +
+          "/size",
+      /*IsText=*/true);
   if (!buffer)
     return 0;
   StringRef text = (*buffer)->getBuffer().trim();
@@ -100,9 +103,12 @@ void setCPUParameters(PipelineOptions &options, llvm::TargetMachine &tm) {
     options.vectorBits = 128;
     options.numVectorRegisters = 16;
   }
-  if (options.cpu == "host")
-    if (unsigned kib = readHostL1DataCacheKiB())
+  if (options.cpu == "host") {
+    if (unsigned kib = readHostCacheKiB(0))
       options.l1CacheKiB = kib;
+    if (unsigned kib = readHostCacheKiB(2))
+      options.l2CacheKiB = kib;
+  }
 }
 
 llvm::Expected<std::unique_ptr<llvm::Module>>

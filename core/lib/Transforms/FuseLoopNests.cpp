@@ -117,34 +117,47 @@ static bool shareABuffer(const NestAccesses &a, const NestAccesses &b) {
   });
 }
 
-/// Tries to fuse `second` into `first`; `between` are the ops separating
-/// them, moved before `first` when that is safe.
-static bool tryFuse(AffineForOp first, AffineForOp second) {
+/// A parallel loop with fewer iterations than this leaves threads idle;
+/// fusion goes one level deeper for it (see canFuse).
+static constexpr uint64_t kFewIterations = 8;
+
+/// The only op of `loop`'s body besides the terminator, if it is a loop.
+static AffineForOp getOnlyChildLoop(AffineForOp loop) {
+  Block *body = loop.getBody();
+  if (body->getOperations().size() != 2)
+    return {};
+  return dyn_cast<AffineForOp>(body->front());
+}
+
+/// True if the bodies of `first` and `second` can run as one loop (their
+/// surroundings are checked by the caller). A loop with few iterations is
+/// only fused along with its only child, so that the parallelizer still
+/// finds one loop with many iterations below it.
+static bool canFuse(AffineForOp first, AffineForOp second) {
   if (first.getNumResults() != 0 || second.getNumResults() != 0 ||
       !haveSameBounds(first, second))
     return false;
-  // What sits between the nests must be free to move above the first one.
-  SmallVector<Operation *> between;
-  for (Operation *op = first->getNextNode(); op != second;
-       op = op->getNextNode()) {
-    if (!isPure(op) && !isa<memref::AllocOp, memref::AllocaOp>(op))
-      return false;
-    if (llvm::any_of(op->getOperands(), [&](Value v) {
-          Operation *def = v.getDefiningOp();
-          return def && first->isAncestor(def);
-        }))
-      return false;
-    between.push_back(op);
-  }
   FailureOr<NestAccesses> a = collectAccesses(first);
   FailureOr<NestAccesses> b = collectAccesses(second);
   if (failed(a) || failed(b) || !shareABuffer(*a, *b) ||
       !isLoopParallel(first) || !isLoopParallel(second) ||
       !isFusionLegal(first, *a, second, *b))
     return false;
+  if (*getConstantTripCount(first) >= kFewIterations)
+    return true;
+  AffineForOp firstChild = getOnlyChildLoop(first);
+  AffineForOp secondChild = getOnlyChildLoop(second);
+  return firstChild && secondChild && canFuse(firstChild, secondChild);
+}
 
-  for (Operation *op : between)
-    op->moveBefore(first);
+/// Moves the body of `second` to the end of `first`'s and erases it; for a
+/// loop with few iterations, fuses their only children too.
+static void fuseInto(AffineForOp first, AffineForOp second) {
+  AffineForOp firstChild, secondChild;
+  if (*getConstantTripCount(first) < kFewIterations) {
+    firstChild = getOnlyChildLoop(first);
+    secondChild = getOnlyChildLoop(second);
+  }
   Block *into = first.getBody();
   Block *from = second.getBody();
   second.getInductionVar().replaceAllUsesWith(first.getInductionVar());
@@ -152,6 +165,25 @@ static bool tryFuse(AffineForOp first, AffineForOp second) {
                                from->getOperations(), from->begin(),
                                std::prev(from->end()));
   second.erase();
+  if (firstChild)
+    fuseInto(firstChild, secondChild);
+}
+
+/// Tries to fuse `second` into `first`; the ops separating them are moved
+/// before `first` when that is safe.
+static bool tryFuse(AffineForOp first, AffineForOp second) {
+  SmallVector<Operation *> between;
+  for (Operation *op = first->getNextNode(); op != second;
+       op = op->getNextNode()) {
+    if (!isPure(op) && !isa<memref::AllocOp, memref::AllocaOp>(op))
+      return false;
+    between.push_back(op);
+  }
+  if (!canFuse(first, second))
+    return false;
+  for (Operation *op : between)
+    op->moveBefore(first);
+  fuseInto(first, second);
   return true;
 }
 

@@ -65,13 +65,13 @@ static constexpr uint64_t kFewIterations = 8;
 static AffineForOp findParallelLoop(AffineForOp root) {
   for (AffineForOp loop = root; loop; loop = getOnlyChildLoop(loop)) {
     std::optional<uint64_t> trips = getConstantTripCount(loop);
-    if ((trips && *trips < 2) || !isLoopParallel(loop))
+    if ((trips && *trips < 2) || !polyblocks::isParallelLoop(loop))
       continue;
     if (trips && *trips < kFewIterations)
       if (AffineForOp child = getOnlyChildLoop(loop)) {
         std::optional<uint64_t> childTrips = getConstantTripCount(child);
         if (childTrips && *childTrips >= kFewIterations &&
-            isLoopParallel(child))
+            polyblocks::isParallelLoop(child))
           return child;
       }
     return loop;

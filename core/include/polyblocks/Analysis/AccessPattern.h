@@ -30,7 +30,8 @@ enum class AccessStride {
 AccessStride getAccessStride(mlir::Operation *accessOp, mlir::Value iv);
 
 /// True if `memref` is a whole buffer of its own: a memref.alloc or
-/// memref.alloca result, or an argument of a function. Two different such
+/// memref.alloca result, a constant global (never written), or an argument
+/// of a function. Two different such
 /// values never overlap when one of them is written (the C interface's
 /// contract: a result buffer overlaps no other argument, inputs are only
 /// read), so accesses to them can be compared by value.

@@ -20,6 +20,12 @@ getTopLevelLoops(mlir::func::FuncOp func);
 /// True if `block` contains an affine.for at any depth.
 bool containsLoop(mlir::Block *block);
 
+/// True if the iterations of `loop` are independent: no loop-carried value
+/// and no dependence through memory between two iterations. Like upstream
+/// isLoopParallel, but a buffer allocated in the loop body and freed there
+/// (a tile buffer) belongs to one iteration and is not looked at.
+bool isParallelLoop(mlir::affine::AffineForOp loop);
+
 } // namespace polyblocks
 
 #endif // POLYBLOCKS_ANALYSIS_LOOPNESTS_H

@@ -62,6 +62,9 @@ struct PipelineOptions {
   /// Size of the level-1 data cache, in KiB (read from the host for
   /// --cpu=host).
   unsigned l1CacheKiB = 32;
+  /// Size of the level-2 cache of one core, in KiB (read from the host for
+  /// --cpu=host).
+  unsigned l2CacheKiB = 512;
 
   // Experimental switches (upstream passes with known miscompiles or poor
   // choices, see buildS3Pipeline).

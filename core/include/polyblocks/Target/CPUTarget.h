@@ -33,7 +33,7 @@ createCPUTargetMachine(const PipelineOptions &options);
 
 /// Fills the target-dependent parameters of `options` that S3's models use
 /// (vector width and register count from the CPU's features; the L1 data
-/// cache size from the host when compiling for it).
+/// and level-2 cache sizes from the host when compiling for it).
 void setCPUParameters(PipelineOptions &options, llvm::TargetMachine &tm);
 
 /// Translates a module in the LLVM dialect (the output of S5) into LLVM IR

@@ -271,6 +271,61 @@ def PBFuseLoopNests : Pass<"pb-fuse-loop-nests", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::affine::AffineDialect"];
 }
 
+def PBFuseProducerSlices
+    : Pass<"pb-fuse-producer-slices", "::mlir::func::FuncOp"> {
+  let summary = "Tile a stencil-like consumer and recompute the producer slice each tile reads into a tile-sized buffer";
+  let description = [{
+    Producer-consumer fusion with bounded recomputation, for consumers that
+    read an intermediate buffer at neighbouring positions along one
+    dimension (a separable blur's second pass, a convolution's input
+    computed by an elementwise op). It applies when
+
+    - one top-level nest (the producer) stores every element of a buffer
+      allocated in the function exactly once (a perfect band with one loop
+      per dimension, stores at the loops' own indices, no loads of it),
+      writes nothing else, and reads nothing the consumer writes;
+    - one later nest (the consumer) is the only reader, with subscripts that
+      are its own loops' indices, plus constant offsets in `[lo, hi]` along
+      one dimension `d`; its loops outside `d` match the producer's.
+
+    The loops outside `d` are fused; the consumer's loop on `d` is tiled by
+    `T`, and each tile first runs the producer on its slice,
+    `[t + lo, t + T + hi)` clipped to the buffer, into a buffer of
+    `T + hi - lo` rows of its own, which the consumer then reads:
+
+    ```mlir
+    // tmp[c, i, j] = sum_k w[k] * img[c, i, j + k]     (3 x 2048 x 2044)
+    // out[c, i, j] = sum_k w[k] * tmp[c, i + k, j]     (k in [0, 4])
+    // becomes, for T = 28
+    affine.for %c = 0 to 3 {
+      affine.for %t = 0 to 2044 step 28 {
+        %tile = memref.alloc() : memref<32x2044xf32>
+        affine.for %i = max(%t, 0) to min(%t + 32, 2048) { ... %tile[%i - %t, %j] = ... }
+        affine.for %i = %t to min(%t + 28, 2044) { ... = %tile[%i + %k - %t, %j] ... }
+        memref.dealloc %tile
+      }
+    }
+    ```
+
+    `T` makes the tile buffer fill half of `cache-kib` (the L2 cache); the
+    pass gives up when the `hi - lo` rows recomputed per tile would exceed
+    `max-recompute-percent` of `T`. The full-size intermediate buffer is
+    gone and the data passes from producer to consumer through the cache.
+    Tiles are independent, so the tile loop stays parallel.
+  }];
+  let options = [
+    Option<"cacheKiB", "cache-kib", "unsigned", /*default=*/"512",
+           "size of the cache the tile buffer lives in, in KiB (default: "
+           "512)">,
+    Option<"maxRecomputePercent", "max-recompute-percent", "unsigned",
+           /*default=*/"25",
+           "largest share of recomputed producer rows per tile, in percent "
+           "(default: 25)">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def PBPromoteAccumulators
     : Pass<"pb-promote-accumulators", "::mlir::func::FuncOp"> {
   let summary = "Keep accumulators that a loop reads and writes in memory in registers";
