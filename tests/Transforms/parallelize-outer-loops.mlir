@@ -95,3 +95,45 @@ func.func @few_channels_parallelize_rows(%a: memref<3x512x512xf32>) {
   }
   return
 }
+
+// -----
+
+// A buffer allocated and freed in the loop body belongs to one iteration:
+// it does not make the loop sequential (tiles of pb-fuse-producer-slices).
+// CHECK-LABEL: func @tile_buffer_is_private
+// CHECK:         affine.parallel (%{{.*}}) = (0) to (16) {
+// CHECK-NEXT:      memref.alloc() : memref<4x512xf32>
+func.func @tile_buffer_is_private(%a: memref<64x512xf32>, %o: memref<64x512xf32>) {
+  affine.for %t = 0 to 16 {
+    %l = memref.alloc() : memref<4x512xf32>
+    affine.for %i = affine_map<(d0) -> (d0 * 4)>(%t) to affine_map<(d0) -> (d0 * 4 + 4)>(%t) {
+      affine.for %j = 0 to 512 {
+        %v = affine.load %a[%i, %j] : memref<64x512xf32>
+        affine.store %v, %l[%i - %t * 4, %j] : memref<4x512xf32>
+      }
+    }
+    affine.for %i = affine_map<(d0) -> (d0 * 4)>(%t) to affine_map<(d0) -> (d0 * 4 + 4)>(%t) {
+      affine.for %j = 0 to 512 {
+        %v = affine.load %l[%i - %t * 4, %j] : memref<4x512xf32>
+        affine.store %v, %o[%i, %j] : memref<64x512xf32>
+      }
+    }
+    memref.dealloc %l : memref<4x512xf32>
+  }
+  return
+}
+
+// -----
+
+// Freeing a buffer allocated outside the loop is a real effect: sequential.
+// CHECK-LABEL: func @outside_buffer_freed_in_loop
+// CHECK-NOT:     affine.parallel
+func.func @outside_buffer_freed_in_loop(%a: memref<4096xf32>, %o: memref<4096xf32>) {
+  %l = memref.alloc() : memref<4096xf32>
+  affine.for %i = 0 to 4096 {
+    %v = affine.load %a[%i] : memref<4096xf32>
+    affine.store %v, %o[%i] : memref<4096xf32>
+    memref.dealloc %l : memref<4096xf32>
+  }
+  return
+}

@@ -167,8 +167,8 @@ static std::optional<Candidate> matchCandidate(memref::AllocOp alloc) {
     if (!hasBounds(c.consumerBand[t], 0, type.getDimSize(t)))
       return std::nullopt;
   AffineForOp tiled = c.consumerBand[c.dim];
-  if (!tiled.hasConstantBounds() || tiled.getConstantLowerBound() != 0 ||
-      tiled.getStepAsInt() != 1)
+  if (!tiled.hasConstantBounds() || tiled.getStepAsInt() != 1 ||
+      tiled.getConstantLowerBound() >= tiled.getConstantUpperBound())
     return std::nullopt;
 
   // The producer writes nothing but the buffer and reads nothing the
@@ -208,10 +208,10 @@ static void fusePrefix(Candidate &c) {
 
 /// Rewrites an access to the full buffer at (band ivs from `dim` on, with
 /// `offset` at `dim`) into one to the tile buffer, whose first row is row
-/// `tile * tileSize + minOffset` of the full buffer.
+/// `tile * tileSize + firstRow` of the full buffer.
 static void redirect(Operation *access, Value tileBuffer, unsigned dim,
                      MutableArrayRef<AffineForOp> band, int64_t offset,
-                     Value tile, int64_t tileSize, int64_t minOffset) {
+                     Value tile, int64_t tileSize, int64_t firstRow) {
   OpBuilder b(access);
   MLIRContext *ctx = b.getContext();
   unsigned n = band.size() - dim;
@@ -221,7 +221,7 @@ static void redirect(Operation *access, Value tileBuffer, unsigned dim,
   operands.push_back(tile);
   SmallVector<AffineExpr> results;
   results.push_back(getAffineDimExpr(0, ctx) + offset -
-                    getAffineDimExpr(n, ctx) * tileSize - minOffset);
+                    getAffineDimExpr(n, ctx) * tileSize - firstRow);
   for (unsigned t = 1; t < n; ++t)
     results.push_back(getAffineDimExpr(t, ctx));
   AffineMap map = AffineMap::get(n + 1, 0, results, ctx);
@@ -251,6 +251,7 @@ static void fuse(Candidate &c, int64_t tileSize) {
   AffineForOp producerLoop = c.producerBand[c.dim];
   AffineForOp consumerLoop = c.consumerBand[c.dim];
   int64_t extent = type.getDimSize(c.dim);
+  int64_t consumerBegin = consumerLoop.getConstantLowerBound();
   int64_t consumerEnd = consumerLoop.getConstantUpperBound();
   int64_t halo = c.maxOffset - c.minOffset;
 
@@ -259,7 +260,7 @@ static void fuse(Candidate &c, int64_t tileSize) {
   OpBuilder b(producerLoop);
   MLIRContext *ctx = b.getContext();
   Location loc = consumerLoop.getLoc();
-  int64_t numTiles = llvm::divideCeil(consumerEnd, tileSize);
+  int64_t numTiles = llvm::divideCeil(consumerEnd - consumerBegin, tileSize);
   auto tileLoop = AffineForOp::create(b, loc, 0, numTiles);
   Value tile = tileLoop.getInductionVar();
   b.setInsertionPointToStart(tileLoop.getBody());
@@ -275,7 +276,7 @@ static void fuse(Candidate &c, int64_t tileSize) {
 
   // The producer computes rows [start + min, start + tile + max), clipped
   // to the buffer; the consumer its tile [start, start + tile).
-  AffineExpr start = getAffineDimExpr(0, ctx) * tileSize;
+  AffineExpr start = getAffineDimExpr(0, ctx) * tileSize + consumerBegin;
   producerLoop.setLowerBound(
       tile, AffineMap::get(
                 1, 0, {start + c.minOffset, getAffineConstantExpr(0, ctx)},
@@ -294,12 +295,12 @@ static void fuse(Candidate &c, int64_t tileSize) {
 
   for (AffineStoreOp store : c.stores)
     redirect(store, tileBuffer, c.dim, c.producerBand, 0, tile, tileSize,
-             c.minOffset);
+             consumerBegin + c.minOffset);
   for (AffineLoadOp load : c.loads) {
     int64_t offset = *polyblocks::getSubscriptOffset(
         load, c.dim, c.consumerBand[c.dim].getInductionVar());
     redirect(load, tileBuffer, c.dim, c.consumerBand, offset, tile, tileSize,
-             c.minOffset);
+             consumerBegin + c.minOffset);
   }
   if (c.dealloc)
     c.dealloc->erase();
@@ -329,9 +330,10 @@ struct FuseProducerSlicesPass
       // outputs stream through the other half.
       int64_t budgetRows = static_cast<int64_t>(cacheKiB) * 1024 / 2 /
                            std::max<int64_t>(1, rowBytes);
-      int64_t tileSize =
-          std::min<int64_t>(budgetRows - halo,
-                            c->consumerBand[c->dim].getConstantUpperBound());
+      AffineForOp tiled = c->consumerBand[c->dim];
+      int64_t tileSize = std::min<int64_t>(
+          budgetRows - halo,
+          tiled.getConstantUpperBound() - tiled.getConstantLowerBound());
       // Recomputing the halo must stay a small part of the work.
       if (tileSize <= 0 || halo * 100 > tileSize * maxRecomputePercent) {
         LLVM_DEBUG(llvm::dbgs() << "not fusing: a tile of " << tileSize
