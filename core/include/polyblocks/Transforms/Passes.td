@@ -171,6 +171,53 @@ def PBPermuteForVectorization
   let dependentDialects = ["::mlir::affine::AffineDialect"];
 }
 
+def PBStreamSkinnyContraction
+    : Pass<"pb-stream-skinny-contraction", "::mlir::func::FuncOp"> {
+  let summary = "Stream matmuls with few rows through column blocks, without packing";
+  let description = [{
+    A matmul `(i, k, j)` (the order pb-permute-for-vectorization gives it)
+    with at most `max-rows` rows (a matrix-vector product by default) does a
+    handful of multiply-adds per element of the right-hand side `Y`: it is
+    bound by memory bandwidth, and packing panels of `Y`
+    (pb-register-tile-contraction) would read and write it twice more. It is
+    rewritten so that `Y` is read once, row by row, in contiguous blocks of
+    `NB` columns, one block per task, and the block of `C` is accumulated
+    in a buffer of its own (the rows of `C` may be a power of two apart,
+    which would put the same column of every row into one set of L1):
+
+    ```mlir
+    affine.for %i = 0 to 8 { affine.for %k = 0 to 4096 { affine.for %j = 0 to 4096 {
+      C[i, j] += X[i, k] * Y[k, j] } } }
+    // becomes, with max-rows=8 (NB = 512)
+    affine.for %b = 0 to 8 {                       // parallel
+      %acc = memref.alloc() : memref<8x512xf32>    // acc = C[:, block b]
+      affine.for %k = 0 to 4096 {
+        affine.for %i = 0 to 8 {
+          affine.for %j = %b * 512 to %b * 512 + 512 {   // vectorized
+            acc[i, j - b * 512] += X[i, k] * Y[k, j] } } }
+      // C[:, block b] = acc
+    }
+    ```
+
+    The `max-rows x NB` block of `C` stays in L1 (half of `cache-kib`) for
+    the whole reduction and each row of `Y`'s block feeds every row of `C`
+    from L1. `NB` is the widest multiple of the vector width dividing the
+    column count that fits, with at least 8 blocks for the threads; nests
+    with no such `NB` are left to the micro-kernel.
+  }];
+  let options = [
+    Option<"maxRows", "max-rows", "unsigned", /*default=*/"1",
+           "largest number of rows of a matmul streamed (default: 1, a "
+           "matrix-vector product)">,
+    Option<"cacheKiB", "cache-kib", "unsigned", /*default=*/"32",
+           "size of the level-1 data cache, in KiB (default: 32)">,
+    Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"256",
+           "width of the target's vectors, in bits (default: 256)">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def PBRegisterTileContraction
     : Pass<"pb-register-tile-contraction", "::mlir::func::FuncOp"> {
   let summary = "Register-tile matmul-like nests into vector micro-kernels";

@@ -1,0 +1,44 @@
+//===- Contraction.h - Matching matmul-like loop nests ----------*- C++ -*-===//
+//
+// Recognises perfect affine nests that compute C += X * Y in the order
+// pb-permute-for-vectorization gives them: parallel loops, the row loop i,
+// reduction loops, the unit-stride column loop j.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POLYBLOCKS_ANALYSIS_CONTRACTION_H
+#define POLYBLOCKS_ANALYSIS_CONTRACTION_H
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+
+#include <optional>
+
+namespace polyblocks {
+
+/// A matched `C[..] += X[..] * Y[..]` nest.
+struct Contraction {
+  /// Parallel loops around the row loop (batch, output rows of a
+  /// convolution), outermost first; empty for a matmul.
+  llvm::SmallVector<mlir::affine::AffineForOp> outerLoops;
+  mlir::affine::AffineForOp iLoop;
+  /// The reduction loops, outermost first (k of a matmul; kh, kw, c of a
+  /// convolution).
+  llvm::SmallVector<mlir::affine::AffineForOp> kLoops;
+  mlir::affine::AffineForOp jLoop;
+  mlir::affine::AffineLoadOp accLoad;   ///< C, read
+  mlir::affine::AffineStoreOp accStore; ///< C, written
+  mlir::affine::AffineLoadOp rowLoad;   ///< moves with i (and k), not with j: one scalar per row
+  mlir::affine::AffineLoadOp panelLoad; ///< moves with k and j (unit stride), not with i
+  mlir::Type elementType;
+};
+
+/// Matches the perfect nest rooted at `root`: zero-based unit-step loops
+/// whose innermost body is `C[..] = C[..] + X[..] * Y[..]` on f32 or f64,
+/// where C moves with the parallel loops and j (unit stride) but not with
+/// the reduction loops, X is a scalar per row (moves with i, not j) and Y
+/// a panel (moves with j at unit stride, with none of the parallel loops).
+std::optional<Contraction> matchContraction(mlir::affine::AffineForOp root);
+
+} // namespace polyblocks
+
+#endif // POLYBLOCKS_ANALYSIS_CONTRACTION_H

@@ -1,0 +1,125 @@
+//===- Contraction.cpp - Matching matmul-like loop nests ------------------===//
+
+#include "polyblocks/Analysis/Contraction.h"
+
+#include "polyblocks/Analysis/AccessPattern.h"
+
+#include "mlir/Dialect/Affine/LoopUtils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace mlir::affine;
+
+namespace polyblocks {
+
+static bool isZeroBasedUnitStep(AffineForOp loop) {
+  return loop.hasConstantLowerBound() && loop.getConstantLowerBound() == 0 &&
+         loop.hasConstantUpperBound() && loop.getStepAsInt() == 1;
+}
+
+/// True if `load` reads exactly what `store` writes.
+static bool sameAccess(AffineLoadOp load, AffineStoreOp store) {
+  return load.getMemRef() == store.getMemRef() &&
+         load.getAffineMap() == store.getAffineMap() &&
+         llvm::equal(load.getMapOperands(), store.getMapOperands());
+}
+
+std::optional<Contraction> matchContraction(AffineForOp root) {
+  SmallVector<AffineForOp> band;
+  getPerfectlyNestedLoops(band, root);
+  if (band.size() < 3 || !llvm::all_of(band, isZeroBasedUnitStep))
+    return std::nullopt;
+  Block *body = band.back().getBody();
+  // Three loads, a multiply, an add, a store and the terminator.
+  if (body->getOperations().size() != 7)
+    return std::nullopt;
+  auto store = dyn_cast<AffineStoreOp>(*std::prev(body->end(), 2));
+  if (!store)
+    return std::nullopt;
+  auto add = store.getValue().getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return std::nullopt;
+  Type elementType = add.getType();
+  if (!elementType.isF32() && !elementType.isF64())
+    return std::nullopt;
+  AffineLoadOp accLoad;
+  arith::MulFOp mul;
+  for (Value operand : add->getOperands()) {
+    if (auto load = operand.getDefiningOp<AffineLoadOp>();
+        load && sameAccess(load, store))
+      accLoad = load;
+    else
+      mul = operand.getDefiningOp<arith::MulFOp>();
+  }
+  if (!accLoad || !mul)
+    return std::nullopt;
+  auto lhs = mul.getLhs().getDefiningOp<AffineLoadOp>();
+  auto rhs = mul.getRhs().getDefiningOp<AffineLoadOp>();
+  if (!lhs || !rhs)
+    return std::nullopt;
+
+  // The loops C moves with come first (parallel), then those it does not
+  // move with (reductions), then j.
+  AffineForOp jLoop = band.back();
+  Value j = jLoop.getInductionVar();
+  if (getAccessStride(store, j) != AccessStride::Contiguous)
+    return std::nullopt;
+  // A single-iteration loop (a batch of 1) counts as parallel: the access
+  // analysis folds its induction variable to a constant.
+  unsigned numParallel = 0;
+  while (numParallel + 1 < band.size() &&
+         (band[numParallel].getConstantUpperBound() == 1 ||
+          getAccessStride(store, band[numParallel].getInductionVar()) !=
+              AccessStride::Invariant))
+    ++numParallel;
+  if (numParallel == 0 || numParallel + 1 == band.size())
+    return std::nullopt;
+  for (unsigned d = numParallel; d + 1 < band.size(); ++d)
+    if (getAccessStride(store, band[d].getInductionVar()) !=
+        AccessStride::Invariant)
+      return std::nullopt;
+  AffineForOp iLoop = band[numParallel - 1];
+  Value i = iLoop.getInductionVar();
+  ArrayRef<AffineForOp> outer = ArrayRef(band).take_front(numParallel - 1);
+  auto isRow = [&](AffineLoadOp load) {
+    return getAccessStride(load, j) == AccessStride::Invariant &&
+           getAccessStride(load, i) != AccessStride::Invariant;
+  };
+  // The panel is packed outside every parallel loop: it must not move with
+  // any of them.
+  auto isPanel = [&](AffineLoadOp load) {
+    return getAccessStride(load, j) == AccessStride::Contiguous &&
+           getAccessStride(load, i) == AccessStride::Invariant &&
+           llvm::all_of(outer, [&](AffineForOp loop) {
+             return getAccessStride(load, loop.getInductionVar()) ==
+                    AccessStride::Invariant;
+           });
+  };
+  Contraction c{llvm::to_vector(outer),
+                iLoop,
+                llvm::to_vector(ArrayRef(band).slice(numParallel,
+                                                     band.size() - numParallel - 1)),
+                jLoop,
+                accLoad,
+                store,
+                {},
+                {},
+                elementType};
+  if (isRow(lhs) && isPanel(rhs)) {
+    c.rowLoad = lhs;
+    c.panelLoad = rhs;
+  } else if (isRow(rhs) && isPanel(lhs)) {
+    c.rowLoad = rhs;
+    c.panelLoad = lhs;
+  } else {
+    return std::nullopt;
+  }
+  // The factors must not be read from the buffer being written.
+  if (c.rowLoad.getMemRef() == store.getMemRef() ||
+      c.panelLoad.getMemRef() == store.getMemRef())
+    return std::nullopt;
+  return c;
+}
+
+
+} // namespace polyblocks
