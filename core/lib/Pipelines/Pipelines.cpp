@@ -41,14 +41,17 @@ static const StageInfo kStages[] = {
      "loop nests (convolutions through affine index maps, no im2col)"},
     {Stage::S3, "s3", "optimize", "pb-s3-pipeline",
      "affine, target-aware: full unrolling of short loops, loop order for "
-     "unit-stride innermost loops, packed and register-tiled vector "
-     "micro-kernels for matmul-like nests, scalar replacement, buffer fills "
-     "folded into their first reader, "
+     "unit-stride innermost loops, streamed matrix-vector products, packed "
+     "and register-tiled vector micro-kernels for matmul-like nests, scalar "
+     "replacement, buffer fills folded into their first reader, "
+     "producer-consumer fusion with recomputation into L2-sized tiles, "
+     "fusion along outer parallel loops, accumulators in registers, "
      "parallelization of the outermost parallel loop of large nests "
      "(upstream fusion and cache tiling as experimental switches)"},
     {Stage::S4, "s4", "map", "pb-s4-pipeline",
      "affine -> target dialects: affine to scf, parallel loops to OpenMP, "
-     "math and bf16 expansion for the host"},
+     "math and bf16 expansion for the host, inline polynomial exp, log, "
+     "tanh and erf"},
     {Stage::S5, "s5", "llvm", "pb-s5-pipeline",
      "-> LLVM dialect: entry-point buffers marked noalias; memref, arith, "
      "math, func (bare-pointer calling convention), cf and OpenMP to LLVM; "
