@@ -179,3 +179,58 @@ func.func @ops_between_nests(%a: memref<8xf32>, %o: memref<8xf32>) {
   }
   return
 }
+
+// -----
+
+// An outer loop of 3 iterations leaves threads idle: the nests are fused
+// there only together with their only children (64 rows), so that one loop
+// with many iterations stays for the parallelizer.
+// CHECK-LABEL: func @short_outer_loop_fuses_two_levels
+// CHECK:         affine.for %{{.*}} = 0 to 3 {
+// CHECK-NEXT:      affine.for %{{.*}} = 0 to 64 {
+// CHECK-NEXT:        affine.load
+// CHECK-NEXT:        affine.store
+// CHECK-NEXT:        affine.load
+// CHECK-NEXT:        math.sqrt
+// CHECK-NEXT:        affine.store
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return
+func.func @short_outer_loop_fuses_two_levels(%a: memref<3x64xf32>, %t: memref<3x64xf32>, %o: memref<3x64xf32>) {
+  affine.for %c = 0 to 3 {
+    affine.for %i = 0 to 64 {
+      %0 = affine.load %a[%c, %i] : memref<3x64xf32>
+      affine.store %0, %t[%c, %i] : memref<3x64xf32>
+    }
+  }
+  affine.for %c = 0 to 3 {
+    affine.for %i = 0 to 64 {
+      %0 = affine.load %t[%c, %i] : memref<3x64xf32>
+      %1 = math.sqrt %0 : f32
+      affine.store %1, %o[%c, %i] : memref<3x64xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// The same, but the rows cannot be fused (the consumer reads the next row):
+// the short outer loops stay apart too.
+// CHECK-LABEL: func @short_outer_loop_with_unfusable_children
+// CHECK-COUNT-2: affine.for %{{.*}} = 0 to 3 {
+func.func @short_outer_loop_with_unfusable_children(%a: memref<3x65xf32>, %t: memref<3x65xf32>, %o: memref<3x64xf32>) {
+  affine.for %c = 0 to 3 {
+    affine.for %i = 0 to 64 {
+      %0 = affine.load %a[%c, %i] : memref<3x65xf32>
+      affine.store %0, %t[%c, %i] : memref<3x65xf32>
+    }
+  }
+  affine.for %c = 0 to 3 {
+    affine.for %i = 0 to 64 {
+      %0 = affine.load %t[%c, %i + 1] : memref<3x65xf32>
+      affine.store %0, %o[%c, %i] : memref<3x64xf32>
+    }
+  }
+  return
+}
