@@ -51,3 +51,26 @@ func.func @symbolic_bounds_stay(%m: memref<8xf32>, %n: index) {
   }
   return
 }
+
+// -----
+
+// The channel loop (3) of an RGB convolution is the reduction of a
+// matmul-like nest: the filter moves with it and with the output channels
+// (unit stride, like the store), and not with the output columns. It stays.
+// CHECK-LABEL: func @rgb_channels_stay_a_loop
+// CHECK:         affine.for %{{.*}} = 0 to 3 {
+func.func @rgb_channels_stay_a_loop(%in: memref<16x3xf32>, %w: memref<3x32xf32>, %out: memref<14x32xf32>) {
+  affine.for %ow = 0 to 14 {
+    affine.for %f = 0 to 32 {
+      affine.for %c = 0 to 3 {
+        %x = affine.load %in[%ow, %c] : memref<16x3xf32>
+        %y = affine.load %w[%c, %f] : memref<3x32xf32>
+        %o = affine.load %out[%ow, %f] : memref<14x32xf32>
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %o, %p : f32
+        affine.store %s, %out[%ow, %f] : memref<14x32xf32>
+      }
+    }
+  }
+  return
+}

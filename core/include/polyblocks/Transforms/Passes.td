@@ -136,7 +136,11 @@ def PBUnrollShortLoops : Pass<"pb-unroll-short-loops", "::mlir::func::FuncOp"> {
     ```
 
     Only loops without nested loops are unrolled; loops with non-constant
-    bounds are left alone.
+    bounds are left alone, and so are the reduction loops of matmul-like
+    nests (a load moves with the loop, at unit stride with the store's
+    columns, and not at all with another loop the store moves with, like a
+    convolution's filter): the 3 input channels of an RGB convolution stay a
+    loop that pb-register-tile-contraction can take.
   }];
   let options = [
     Option<"maxTripCount", "max-trip-count", "unsigned", /*default=*/"8",
