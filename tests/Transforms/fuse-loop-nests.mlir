@@ -234,3 +234,48 @@ func.func @short_outer_loop_with_unfusable_children(%a: memref<3x65xf32>, %t: me
   }
   return
 }
+
+// -----
+
+// Inside a row, the exp loop and the sum loop over the same row fuse (the
+// store that resets the sum moves above the exp loop, which does not touch
+// its buffer). The max loop does not: the exp loop needs its final value.
+// CHECK-LABEL: func @row_loops_fuse_inside_the_row
+// CHECK-SAME:    (%{{.*}}: memref<16x32xf32>, %{{.*}}: memref<16xf32>, %[[S:.*]]: memref<16xf32>, %{{.*}}: memref<16x32xf32>)
+// CHECK:         affine.for %[[I:.*]] = 0 to 16 {
+// CHECK:           arith.maximumf
+// CHECK:           affine.store %{{.*}}, %[[S]][%[[I]]]
+// CHECK-NEXT:      affine.for %{{.*}} = 0 to 32 {
+// CHECK:             math.exp
+// CHECK:             affine.store
+// CHECK:             affine.load %[[S]][%[[I]]]
+// CHECK:             arith.addf
+// CHECK:             affine.store %{{.*}}, %[[S]][%[[I]]]
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+func.func @row_loops_fuse_inside_the_row(%x: memref<16x32xf32>, %m: memref<16xf32>, %s: memref<16xf32>, %e: memref<16x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.for %i = 0 to 16 {
+    affine.for %j = 0 to 32 {
+      %v = affine.load %x[%i, %j] : memref<16x32xf32>
+      %a = affine.load %m[%i] : memref<16xf32>
+      %b = arith.maximumf %v, %a : f32
+      affine.store %b, %m[%i] : memref<16xf32>
+    }
+    %max = affine.load %m[%i] : memref<16xf32>
+    affine.for %j = 0 to 32 {
+      %v = affine.load %x[%i, %j] : memref<16x32xf32>
+      %d = arith.subf %v, %max : f32
+      %x1 = math.exp %d : f32
+      affine.store %x1, %e[%i, %j] : memref<16x32xf32>
+    }
+    affine.store %zero, %s[%i] : memref<16xf32>
+    affine.for %j = 0 to 32 {
+      %v = affine.load %e[%i, %j] : memref<16x32xf32>
+      %a = affine.load %s[%i] : memref<16xf32>
+      %b = arith.addf %v, %a : f32
+      affine.store %b, %s[%i] : memref<16xf32>
+    }
+  }
+  return
+}

@@ -167,8 +167,11 @@ void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
   fpm.addPass(affine::createAffineScalarReplacementPass());
   fpm.addPass(createPBForwardFills());
   // Fusion, then the accumulators it brought together stay in registers.
+  // (Invariant loads leave the inner loops first, so that those loops can
+  // fuse too.)
   fpm.addPass(createPBFuseProducerSlices(
       PBFuseProducerSlicesOptions{options.l2CacheKiB, 25}));
+  fpm.addPass(affine::createAffineLoopInvariantCodeMotionPass());
   fpm.addPass(createPBFuseLoopNests());
   fpm.addPass(createPBPromoteAccumulators());
   fpm.addPass(affine::createAffineScalarReplacementPass());

@@ -130,31 +130,36 @@ static AffineForOp getOnlyChildLoop(AffineForOp loop) {
 }
 
 /// True if the bodies of `first` and `second` can run as one loop (their
-/// surroundings are checked by the caller). A loop with few iterations is
-/// only fused along with its only child, so that the parallelizer still
-/// finds one loop with many iterations below it.
-static bool canFuse(AffineForOp first, AffineForOp second) {
+/// surroundings are checked by the caller). Outermost loops must stay
+/// parallel, and one with few iterations is only fused along with its only
+/// child, so that the parallelizer still finds one loop with many
+/// iterations below it; loops inside another loop only need to be legal.
+static bool canFuse(AffineForOp first, AffineForOp second, bool outermost) {
   if (first.getNumResults() != 0 || second.getNumResults() != 0 ||
       !haveSameBounds(first, second))
     return false;
   FailureOr<NestAccesses> a = collectAccesses(first);
   FailureOr<NestAccesses> b = collectAccesses(second);
   if (failed(a) || failed(b) || !shareABuffer(*a, *b) ||
-      !isLoopParallel(first) || !isLoopParallel(second) ||
       !isFusionLegal(first, *a, second, *b))
+    return false;
+  if (!outermost)
+    return true;
+  if (!isLoopParallel(first) || !isLoopParallel(second))
     return false;
   if (*getConstantTripCount(first) >= kFewIterations)
     return true;
   AffineForOp firstChild = getOnlyChildLoop(first);
   AffineForOp secondChild = getOnlyChildLoop(second);
-  return firstChild && secondChild && canFuse(firstChild, secondChild);
+  return firstChild && secondChild &&
+         canFuse(firstChild, secondChild, /*outermost=*/true);
 }
 
-/// Moves the body of `second` to the end of `first`'s and erases it; for a
-/// loop with few iterations, fuses their only children too.
-static void fuseInto(AffineForOp first, AffineForOp second) {
+/// Moves the body of `second` to the end of `first`'s and erases it; for an
+/// outermost loop with few iterations, fuses their only children too.
+static void fuseInto(AffineForOp first, AffineForOp second, bool outermost) {
   AffineForOp firstChild, secondChild;
-  if (*getConstantTripCount(first) < kFewIterations) {
+  if (outermost && *getConstantTripCount(first) < kFewIterations) {
     firstChild = getOnlyChildLoop(first);
     secondChild = getOnlyChildLoop(second);
   }
@@ -166,25 +171,59 @@ static void fuseInto(AffineForOp first, AffineForOp second) {
                                std::prev(from->end()));
   second.erase();
   if (firstChild)
-    fuseInto(firstChild, secondChild);
+    fuseInto(firstChild, secondChild, /*outermost=*/true);
+}
+
+/// True if `op`, between `first` and the nest after it, can move above
+/// `first`: it is pure, an allocation, or an affine load or store of a
+/// whole buffer that `first` does not touch.
+static bool canMoveAbove(Operation *op, AffineForOp first,
+                         const NestAccesses &firstAccesses) {
+  if (isPure(op) || isa<memref::AllocOp, memref::AllocaOp>(op))
+    return true;
+  Value memref;
+  if (auto read = dyn_cast<AffineReadOpInterface>(op))
+    memref = read.getMemRef();
+  else if (auto write = dyn_cast<AffineWriteOpInterface>(op))
+    memref = write.getMemRef();
+  return memref && polyblocks::isDistinctBuffer(memref) &&
+         !firstAccesses.byBuffer.contains(memref) &&
+         llvm::none_of(op->getOperands(), [&](Value v) {
+           Operation *def = v.getDefiningOp();
+           return def && first->isAncestor(def);
+         });
 }
 
 /// Tries to fuse `second` into `first`; the ops separating them are moved
 /// before `first` when that is safe.
-static bool tryFuse(AffineForOp first, AffineForOp second) {
+static bool tryFuse(AffineForOp first, AffineForOp second, bool outermost) {
+  FailureOr<NestAccesses> firstAccesses = collectAccesses(first);
+  if (failed(firstAccesses))
+    return false;
   SmallVector<Operation *> between;
   for (Operation *op = first->getNextNode(); op != second;
        op = op->getNextNode()) {
-    if (!isPure(op) && !isa<memref::AllocOp, memref::AllocaOp>(op))
+    if (!canMoveAbove(op, first, *firstAccesses))
       return false;
     between.push_back(op);
   }
-  if (!canFuse(first, second))
+  if (!canFuse(first, second, outermost))
     return false;
   for (Operation *op : between)
     op->moveBefore(first);
-  fuseInto(first, second);
+  fuseInto(first, second, outermost);
   return true;
+}
+
+/// Fuses what it can among the consecutive loops of `block`.
+static void fuseLoopsOf(Block *block, bool outermost) {
+  SmallVector<AffineForOp> loops(block->getOps<AffineForOp>());
+  AffineForOp current;
+  for (AffineForOp loop : loops) {
+    if (current && tryFuse(current, loop, outermost))
+      continue;
+    current = loop;
+  }
 }
 
 struct FuseLoopNestsPass
@@ -192,19 +231,26 @@ struct FuseLoopNestsPass
   using PBFuseLoopNestsBase::PBFuseLoopNestsBase;
 
   void runOnOperation() override {
+    // The outermost nests first, then the loops that fusion (or the input)
+    // put next to each other inside a loop body.
+    SmallVector<Block *> outer;
     getOperation().walk([&](Block *block) {
-      // Only blocks directly holding loop nests, outside of any loop.
-      if (block->getParentOp()->getParentOfType<AffineForOp>() ||
-          isa<AffineForOp>(block->getParentOp()))
-        return;
-      SmallVector<AffineForOp> loops(block->getOps<AffineForOp>());
-      AffineForOp current;
-      for (AffineForOp loop : loops) {
-        if (current && tryFuse(current, loop))
-          continue;
-        current = loop;
-      }
+      if (!block->getParentOp()->getParentOfType<AffineForOp>() &&
+          !isa<AffineForOp>(block->getParentOp()))
+        outer.push_back(block);
     });
+    for (Block *block : outer)
+      fuseLoopsOf(block, /*outermost=*/true);
+    for (Block *block : outer)
+      for (AffineForOp loop : block->getOps<AffineForOp>())
+        fuseInside(loop);
+  }
+
+  /// Fuses the loops of `loop`'s body, then inside those that remain.
+  static void fuseInside(AffineForOp loop) {
+    fuseLoopsOf(loop.getBody(), /*outermost=*/false);
+    for (AffineForOp inner : loop.getBody()->getOps<AffineForOp>())
+      fuseInside(inner);
   }
 };
 

@@ -302,6 +302,12 @@ def PBFuseLoopNests : Pass<"pb-fuse-loop-nests", "::mlir::func::FuncOp"> {
       affine loads and stores, and what lies between them is pure or an
       allocation (moved above the first nest).
 
+    Then, inside every loop body, consecutive loops are fused under the same
+    conditions except parallelism (the enclosing loop is the one that runs
+    on the threads): a softmax row's exp loop and its sum loop become one
+    pass over the row. Loads and stores between two loops move above the
+    first when it does not touch their buffer.
+
     Nothing is recomputed and nothing is duplicated. A row-wise softmax,
     four nests over the rows, becomes one nest whose row (and its max and
     sum) stays in cache between the four inner loops:
