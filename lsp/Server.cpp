@@ -363,7 +363,13 @@ void Server::Impl::applyInitializationOptions(
       problems.push_back("initializationOptions must be an object; ignored");
     return;
   }
-  for (const auto &[key, item] : *object) {
+  // In a fixed order, so that the problems are reported in one.
+  std::vector<StringRef> keys;
+  for (const auto &entry : *object)
+    keys.push_back(entry.first);
+  llvm::sort(keys);
+  for (StringRef key : keys) {
+    const json::Value &item = *object->get(key);
     if (key == "compileDatabase") {
       if (std::optional<StringRef> path = item.getAsString())
         options.compileDatabases = {path->str()};
