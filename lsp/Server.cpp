@@ -482,7 +482,13 @@ void Server::Impl::onInvalidMessage(const RawParams &params,
 
 Server::Impl::OpenDocument *Server::Impl::lookup(const lsp::URIForFile &uri) {
   auto it = documents.find(uri.uri());
-  return it == documents.end() || !it->second.document ? nullptr : &it->second;
+  if (it != documents.end())
+    return &it->second;
+  // The same file under another spelling of its URI.
+  for (auto &entry : documents)
+    if (entry.second.document && entry.second.document->getURI() == uri)
+      return &entry.second;
+  return nullptr;
 }
 
 void Server::Impl::publish(const lsp::URIForFile &uri, int64_t version,
@@ -855,8 +861,14 @@ void Server::Impl::onExecuteCommand(const ExecuteCommandParams &params,
     return reply(makeError(
         lsp::ErrorCode::InvalidParams,
         llvm::Twine(kShowStageCommand) +
-            " takes [uri, stage] or [uri, stage, function] (strings)"));
-  llvm::Expected<lsp::URIForFile> uri = lsp::URIForFile::fromURI(*uriString);
+            " takes [uri, stage] or [uri, stage, function] (strings; an "
+            "absolute path may stand for the uri)"));
+  // An absolute path may stand for the document's URI (for editors whose
+  // commands can name the current file but not its URI).
+  llvm::Expected<lsp::URIForFile> uri =
+      llvm::sys::path::is_absolute(*uriString)
+          ? lsp::URIForFile::fromFile(*uriString)
+          : lsp::URIForFile::fromURI(*uriString);
   if (!uri)
     return reply(makeError(lsp::ErrorCode::InvalidParams,
                            "bad document URI '" + *uriString +
