@@ -359,7 +359,9 @@ void Server::Impl::applyInitializationOptions(
     const json::Value &value, std::vector<std::string> &problems) {
   const json::Object *object = value.getAsObject();
   if (!object) {
-    if (value.kind() != json::Value::Null)
+    // Some clients (Neovim) send an empty table as [].
+    const json::Array *array = value.getAsArray();
+    if (value.kind() != json::Value::Null && !(array && array->empty()))
       problems.push_back("initializationOptions must be an object; ignored");
     return;
   }
