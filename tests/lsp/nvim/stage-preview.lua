@@ -1,8 +1,8 @@
 -- Run by tests/lsp/neovim.test in headless Neovim on a copy of
 -- Inputs/mlp-custom-op.mlir: waits for pb-lsp's pipeline diagnostic, fixes
 -- the line it points at, waits for the diagnostics to clear, reads the code
--- lenses, runs polyblocks.showStage and waits for the preview to be written
--- and opened.
+-- lenses, runs the stage preview command (:PbStage, which sends
+-- polyblocks.showStage) and waits for the preview to be written and opened.
 -- Prints what it saw; exits with 1 at the first thing that does not happen.
 
 local timeout = 60000
@@ -50,27 +50,19 @@ local function run()
   end
   say('code lenses: ' .. table.concat(titles, ', '))
 
-  local replies = vim.lsp.buf_request_sync(bufnr, 'workspace/executeCommand', {
-    command = 'polyblocks.showStage',
-    arguments = { vim.uri_from_bufnr(bufnr), 's2', 'mlp' },
-  }, timeout)
-  local path
-  for _, reply in pairs(replies or {}) do
-    if reply.error then
-      return fail('polyblocks.showStage: ' .. reply.error.message)
-    end
-    path = reply.result and reply.result.path
-  end
-  if not path then
-    return fail('polyblocks.showStage gave no file')
-  end
-  say('written: ' .. path)
+  -- The stage preview, as a user runs it: the configuration's :PbStage.
+  local stage_dir = vim.env.PB_LSP_STAGE_DIR
+  vim.cmd('PbStage s2 mlp')
   if not vim.wait(timeout, function()
-        return vim.api.nvim_buf_get_name(0) == path
+        return vim.startswith(vim.api.nvim_buf_get_name(0), stage_dir)
       end, 50) then
-    return fail('the editor did not open ' .. path)
+    return fail('the editor did not open a preview from ' .. stage_dir)
   end
-  say('opened: ' .. vim.api.nvim_buf_get_name(0))
+  local path = vim.api.nvim_buf_get_name(0)
+  if vim.fn.filereadable(path) ~= 1 then
+    return fail('the preview ' .. path .. ' was not written')
+  end
+  say('opened: ' .. path)
   for _, text in ipairs(vim.api.nvim_buf_get_lines(0, 0, -1, false)) do
     if text:find('func.func') or text:find('affine.for') then
       say('preview: ' .. vim.trim(text))
