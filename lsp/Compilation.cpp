@@ -227,6 +227,7 @@ renderStage(const Snapshot &snapshot, const DialectRegistry &registry,
             const std::atomic<bool> &cancelled) {
   std::string ir;
   std::string failureMessage;
+  bool translationFailed = false;
   PipelineRun run = runPipeline(
       snapshot, registry, kind.stage, cancelled, nullptr,
       [&](const StageInfo &info, ModuleOp module,
@@ -272,7 +273,9 @@ renderStage(const Snapshot &snapshot, const DialectRegistry &registry,
                          out,
                          function ? llvm::function_ref<bool(StringRef)>(keep)
                                   : nullptr)) {
+          // What went wrong was reported as diagnostics (firstError).
           failureMessage = llvm::toString(std::move(err));
+          translationFailed = true;
           return failure();
         }
         ir.assign(out.begin(), out.end());
@@ -285,6 +288,8 @@ renderStage(const Snapshot &snapshot, const DialectRegistry &registry,
   if (!run.options)
     return makeFailedError("cannot compile with the flags from " +
                            snapshot.flagsOrigin + ": " + run.flagsError);
+  if (translationFailed && !run.firstError.empty())
+    failureMessage += ": " + run.firstError;
   if (!failureMessage.empty())
     return makeFailedError(failureMessage);
   if (!run.completed)
