@@ -219,13 +219,15 @@ Document::buildOperationHover(SMRange range,
     regions.push_back(std::make_unique<Region>());
     regions.back()->takeBody(region);
   }
-  op->print(os, OpPrintingFlags()
-                    .printGenericOpForm()
-                    .elideLargeElementsAttrs()
-                    .assumeVerified());
+  std::string generic;
+  llvm::raw_string_ostream genericStream(generic);
+  op->print(genericStream, OpPrintingFlags()
+                               .printGenericOpForm()
+                               .elideLargeElementsAttrs()
+                               .assumeVerified());
   for (auto [region, body] : llvm::zip(op->getRegions(), regions))
     region.takeBody(*body);
-  os << "\n```\n";
+  os << StringRef(generic).rtrim() << "\n```\n";
   return hover;
 }
 
