@@ -81,6 +81,18 @@ std::optional<lsp::Range> findRange(Location loc, StringRef path,
   return range;
 }
 
+/// Longest message passed on: a note that prints a whole failing function
+/// can be as long as the file.
+static constexpr size_t kMaxMessageLength = 8192;
+
+static std::string limitLength(std::string message) {
+  if (message.size() <= kMaxMessageLength)
+    return message;
+  size_t dropped = message.size() - kMaxMessageLength;
+  message.resize(kMaxMessageLength);
+  return message + " ... (" + std::to_string(dropped) + " more characters)";
+}
+
 static lsp::DiagnosticSeverity convertSeverity(DiagnosticSeverity severity) {
   switch (severity) {
   case DiagnosticSeverity::Error:
@@ -101,7 +113,7 @@ lsp::Diagnostic convertDiagnostic(Diagnostic &diag, const lsp::URIForFile &uri,
   lsp::Diagnostic result;
   result.source = source.str();
   result.severity = convertSeverity(diag.getSeverity());
-  result.message = diag.str();
+  result.message = limitLength(diag.str());
   if (std::optional<lsp::Range> range =
           findRange(diag.getLocation(), uri.file(), sourceMgr))
     result.range = *range;
@@ -111,7 +123,7 @@ lsp::Diagnostic convertDiagnostic(Diagnostic &diag, const lsp::URIForFile &uri,
     std::optional<lsp::Range> range =
         findRange(note.getLocation(), uri.file(), sourceMgr);
     related.emplace_back(lsp::Location(uri, range.value_or(result.range)),
-                         note.str());
+                         limitLength(note.str()));
   }
   if (!related.empty())
     result.relatedInformation = std::move(related);
