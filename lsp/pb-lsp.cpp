@@ -13,12 +13,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MessageInput.h"
 #include "Server.h"
 
 #include "polyblocks/InitAll.h"
 #include "polyblocks/Support/Version.h"
-
-#include "MessageInput.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "llvm/Support/CommandLine.h"
