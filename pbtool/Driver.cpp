@@ -2,8 +2,6 @@
 
 #include "Driver.h"
 
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/Verifier.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -13,15 +11,9 @@ using namespace mlir;
 
 namespace pbtool {
 
-const polyblocks::KernelSignature *Program::lookup(StringRef name) const {
-  for (const polyblocks::KernelSignature &sig : signatures)
-    if (sig.name == name)
-      return &sig;
-  return nullptr;
-}
-
-std::unique_ptr<Program> loadProgram(StringRef path, MLIRContext &context,
-                                     llvm::SourceMgr &sourceMgr) {
+std::unique_ptr<polyblocks::Program> loadProgram(StringRef path,
+                                                 MLIRContext &context,
+                                                 llvm::SourceMgr &sourceMgr) {
   std::string error;
   std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(path, &error);
   if (!file) {
@@ -29,32 +21,7 @@ std::unique_ptr<Program> loadProgram(StringRef path, MLIRContext &context,
     return nullptr;
   }
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-
-  auto program = std::make_unique<Program>();
-  {
-    // The parser's advice to pass -allow-unregistered-dialect does not apply
-    // to a compiler: say what is accepted instead.
-    ScopedDiagnosticHandler unregistered(&context, [&](Diagnostic &diag) {
-      if (diag.getSeverity() != DiagnosticSeverity::Error ||
-          !StringRef(diag.str()).contains("-allow-unregistered-dialect"))
-        return failure();
-      emitError(diag.getLocation())
-          << "operation from an unregistered dialect: PolyBlocks accepts ops "
-             "from the builtin, func, linalg, tensor, arith, math and tosa "
-             "dialects";
-      return success();
-    });
-    program->module =
-        polyblocks::parseKernelSource(sourceMgr, context, &program->asmState);
-  }
-  if (!program->module)
-    return nullptr;
-  ModuleOp module = *program->module;
-  if (failed(verify(module)) || failed(polyblocks::checkInputProgram(module)))
-    return nullptr;
-  program->signatures =
-      polyblocks::collectKernelSignatures(module, &program->asmState);
-  return program;
+  return polyblocks::parseProgram(sourceMgr, context);
 }
 
 void reportError(const llvm::Twine &message) {

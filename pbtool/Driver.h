@@ -3,12 +3,9 @@
 #ifndef POLYBLOCKS_PBTOOL_DRIVER_H
 #define POLYBLOCKS_PBTOOL_DRIVER_H
 
-#include "polyblocks/Interface/KernelInterface.h"
+#include "polyblocks/Driver/Program.h"
 
-#include "mlir/AsmParser/AsmParserState.h"
-#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -29,20 +26,12 @@ enum ExitCode : int {
   kMismatch = 3,
 };
 
-/// A parsed, checked input program with the signatures of its entry points.
-struct Program {
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-  mlir::AsmParserState asmState;
-  std::vector<polyblocks::KernelSignature> signatures;
-
-  const polyblocks::KernelSignature *lookup(llvm::StringRef name) const;
-};
-
-/// Reads, parses and checks `path` ("-" = stdin). Diagnostics go to the
-/// context's handler; on failure nothing is returned.
-std::unique_ptr<Program> loadProgram(llvm::StringRef path,
-                                     mlir::MLIRContext &context,
-                                     llvm::SourceMgr &sourceMgr);
+/// Reads `path` ("-" = stdin) into `sourceMgr`, then parses and checks it
+/// (polyblocks::parseProgram). Diagnostics go to the context's handler; on
+/// failure nothing is returned.
+std::unique_ptr<polyblocks::Program> loadProgram(llvm::StringRef path,
+                                                 mlir::MLIRContext &context,
+                                                 llvm::SourceMgr &sourceMgr);
 
 /// Prints "error: <message>" for an error without a source location.
 void reportError(const llvm::Twine &message);

@@ -13,9 +13,9 @@
 
 #include "Driver.h"
 
+#include "polyblocks/Driver/CompileFlags.h"
 #include "polyblocks/Execution/JitModule.h"
 #include "polyblocks/InitAll.h"
-#include "mlir/InitAllPasses.h"
 #include "polyblocks/Interface/KernelInterface.h"
 #include "polyblocks/Pipelines/Pipelines.h"
 #include "polyblocks/Support/HostTensor.h"
@@ -25,9 +25,6 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Pass/PassRegistry.h"
-#include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/FileSystem.h"
@@ -68,43 +65,44 @@ static cl::opt<std::string>
                   cl::sub(compileCmd), cl::sub(runCmd), cl::sub(crosscheckCmd),
                   cl::sub(benchCmd), cl::cat(pbCategory));
 static cl::opt<std::string>
-    targetName("target", cl::desc("code generation target: cpu (default: cpu)"),
+    targetName(flag::kTarget,
+               cl::desc("code generation target: cpu (default: cpu)"),
                cl::init("cpu"), cl::sub(compileCmd), cl::sub(runCmd),
                cl::sub(crosscheckCmd), cl::sub(benchCmd), cl::cat(pbCategory));
 static cl::opt<std::string>
-    cpuName("cpu",
+    cpuName(flag::kCPU,
             cl::desc("CPU to generate code for, as LLVM names it (e.g. "
                      "x86-64-v3, skylake-avx512), or 'host' (default: host)"),
             cl::init("host"), cl::sub(compileCmd), cl::sub(runCmd),
             cl::sub(crosscheckCmd), cl::sub(benchCmd), cl::cat(pbCategory));
 static cl::opt<std::string> cpuFeatures(
-    "cpu-features",
+    flag::kCPUFeatures,
     cl::desc("LLVM target features, e.g. '+avx2,+fma' (default: those of the "
              "CPU)"),
     cl::sub(compileCmd), cl::sub(runCmd), cl::sub(crosscheckCmd),
     cl::sub(benchCmd), cl::cat(pbCategory));
 static cl::opt<std::string>
-    tripleName("triple", cl::desc("target triple (default: the host's)"),
+    tripleName(flag::kTriple, cl::desc("target triple (default: the host's)"),
                cl::sub(compileCmd), cl::cat(pbCategory));
 static cl::opt<bool> noParallel(
-    "no-parallel",
+    flag::kNoParallel,
     cl::desc("do not run loops on several cores (no OpenMP runtime needed)"),
     cl::sub(compileCmd), cl::sub(runCmd), cl::sub(crosscheckCmd),
     cl::sub(benchCmd), cl::cat(pbCategory));
 static cl::opt<bool> fuse(
-    "fuse",
+    flag::kFuse,
     cl::desc("experimental: upstream sibling fusion of loop nests (known to "
              "miscompile some programs)"),
     cl::sub(compileCmd), cl::sub(runCmd), cl::sub(crosscheckCmd),
     cl::sub(benchCmd), cl::cat(pbCategory));
 static cl::opt<std::string> extraS3Passes(
-    "experimental-s3-passes",
+    flag::kExperimentalS3Passes,
     cl::desc("experimental: a textual pipeline of func.func passes appended "
              "to S3 (e.g. 'affine-loop-unroll-jam{unroll-jam-factor=4}')"),
     cl::sub(compileCmd), cl::sub(runCmd), cl::sub(crosscheckCmd),
     cl::sub(benchCmd), cl::cat(pbCategory), cl::Hidden);
 static cl::opt<unsigned> tileCacheKiB(
-    "tile-cache-size-kib",
+    flag::kTileCacheSizeKiB,
     cl::desc("experimental: tile nests for a cache of this size with upstream "
              "affine-loop-tile, in KiB (default: 0, no tiling)"),
     cl::init(0), cl::sub(compileCmd), cl::sub(runCmd), cl::sub(crosscheckCmd),
@@ -170,41 +168,24 @@ static cl::opt<unsigned> repetitions(
 // Helpers
 //===----------------------------------------------------------------------===//
 
-/// Binds the flags to pipeline options; fails (usage error) on a bad target.
+/// Binds the flags to pipeline options; fails (usage error) on a bad target,
+/// S3 pass pipeline, triple or CPU.
 static std::optional<PipelineOptions> getPipelineOptions() {
-  PipelineOptions options;
-  std::optional<TargetKind> target = parseTargetKind(targetName);
-  if (!target) {
-    reportError("unknown target '" + targetName + "' (known targets: cpu)");
+  CompileFlags flags;
+  flags.target = targetName;
+  flags.cpu = cpuName;
+  flags.cpuFeatures = cpuFeatures;
+  flags.triple = tripleName;
+  flags.noParallel = noParallel;
+  flags.fuse = fuse;
+  flags.tileCacheSizeKiB = tileCacheKiB;
+  flags.extraS3Passes = extraS3Passes;
+  llvm::Expected<PipelineOptions> options = resolvePipelineOptions(flags);
+  if (!options) {
+    reportError(options.takeError());
     return std::nullopt;
   }
-  options.target = *target;
-  options.cpu = cpuName;
-  options.cpuFeatures = cpuFeatures;
-  options.triple = tripleName;
-  options.parallelize = !noParallel;
-  options.fuse = fuse;
-  options.tileCacheSizeKiB = tileCacheKiB;
-  options.extraS3Passes = extraS3Passes;
-  if (!extraS3Passes.empty()) {
-    mlir::registerAllPasses();
-    polyblocks::registerAllPasses();
-    OpPassManager probe("func.func");
-    std::string error;
-    llvm::raw_string_ostream errorStream(error);
-    if (failed(parsePassPipeline(extraS3Passes, probe, errorStream))) {
-      reportError("bad --experimental-s3-passes: " + error);
-      return std::nullopt;
-    }
-  }
-  // An unknown CPU or triple is a command-line error, found before any work.
-  auto tm = createCPUTargetMachine(options);
-  if (!tm) {
-    reportError(tm.takeError());
-    return std::nullopt;
-  }
-  setCPUParameters(options, **tm);
-  return options;
+  return *options;
 }
 
 /// Picks the function named by --function, or the only public one.
@@ -325,12 +306,14 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
       return kUsageError;
     }
   }
-  std::optional<llvm::CodeGenFileType> fileType;
+  CodeKind codeKind;
   if (emitKind == "obj")
-    fileType = llvm::CodeGenFileType::ObjectFile;
+    codeKind = CodeKind::Object;
   else if (emitKind == "asm")
-    fileType = llvm::CodeGenFileType::AssemblyFile;
-  else if (emitKind != "llvm") {
+    codeKind = CodeKind::Assembly;
+  else if (emitKind == "llvm")
+    codeKind = CodeKind::LLVMIR;
+  else {
     reportError("unknown --emit kind '" + emitKind +
                 "' (expected obj, asm or llvm)");
     return kUsageError;
@@ -393,27 +376,16 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
 
   // The main output, produced in memory first.
   std::string defaultOutput = "-";
-  SmallString<0> text;
-  llvm::SmallVector<char, 0> binary;
+  llvm::SmallVector<char, 0> contents;
   if (lastStage) {
-    llvm::raw_svector_ostream os(text);
+    llvm::raw_svector_ostream os(contents);
     module.print(os);
   } else {
-    llvm::LLVMContext llvmContext;
-    auto llvmModule = translateAndOptimize(module, llvmContext, **tm);
-    if (!llvmModule) {
-      reportError(llvmModule.takeError());
-      return kError;
-    }
-    if (!fileType) {
-      llvm::raw_svector_ostream os(text);
-      (*llvmModule)->print(os, nullptr);
-    } else if (llvm::Error err =
-                   emitMachineCode(**llvmModule, **tm, *fileType, binary)) {
+    if (llvm::Error err = emitCode(module, **tm, codeKind, contents)) {
       reportError(std::move(err));
       return kError;
     }
-    if (fileType == llvm::CodeGenFileType::ObjectFile)
+    if (codeKind == CodeKind::Object)
       defaultOutput = (stem + ".o").str();
   }
   std::string output =
@@ -421,8 +393,7 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
 
   SmallVector<PendingOutput> pending;
   pending.push_back({output, [&](raw_ostream &os) {
-                       os << text;
-                       os.write(binary.data(), binary.size());
+                       os.write(contents.data(), contents.size());
                        return llvm::Error::success();
                      }});
   std::string header;

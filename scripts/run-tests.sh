@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets everything up, builds PolyBlocks and runs every test through CTest:
-# lit (passes, stages, pbtool, end-to-end numerical corpus, C/C++ interface),
-# GoogleTest units, the examples and the downstream CMake project.
+# lit (passes, stages, pbtool, end-to-end numerical corpus, C/C++ interface,
+# language server protocol and Neovim), GoogleTest units, the examples and
+# the downstream CMake project.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh

@@ -10,6 +10,8 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
+#include <mutex>
+
 namespace polyblocks {
 
 void registerAllDialects(mlir::DialectRegistry &registry) {
@@ -19,8 +21,11 @@ void registerAllDialects(mlir::DialectRegistry &registry) {
 }
 
 void registerAllPasses() {
-  registerPolyBlocksPasses();
-  registerPipelines();
+  static std::once_flag registered;
+  std::call_once(registered, [] {
+    registerPolyBlocksPasses();
+    registerPipelines();
+  });
 }
 
 } // namespace polyblocks

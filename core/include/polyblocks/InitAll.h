@@ -19,7 +19,8 @@ namespace polyblocks {
 void registerAllDialects(mlir::DialectRegistry &registry);
 
 /// Registers PolyBlocks' passes and stage pipelines with the global pass
-/// registry (for textual pipelines and pb-opt flags).
+/// registry (for textual pipelines and pb-opt flags). Registers them once
+/// however often it is called.
 void registerAllPasses();
 
 } // namespace polyblocks

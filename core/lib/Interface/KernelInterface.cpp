@@ -13,6 +13,7 @@
 #include "mlir/AsmParser/AsmParserState.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -82,8 +83,22 @@ OwningOpRef<ModuleOp> parseKernelSource(const llvm::SourceMgr &sourceMgr,
                                         AsmParserState *asmState) {
   Block block;
   ParserConfig config(&context);
-  if (failed(parseAsmSourceFile(sourceMgr, &block, config, asmState)))
-    return nullptr;
+  {
+    // The parser's advice to pass -allow-unregistered-dialect does not apply
+    // to a compiler: say what is accepted instead.
+    ScopedDiagnosticHandler unregistered(&context, [&](Diagnostic &diag) {
+      if (diag.getSeverity() != DiagnosticSeverity::Error ||
+          !StringRef(diag.str()).contains("-allow-unregistered-dialect"))
+        return failure();
+      emitError(diag.getLocation())
+          << "operation from an unregistered dialect: PolyBlocks accepts ops "
+             "from the builtin, func, linalg, tensor, arith, math and tosa "
+             "dialects";
+      return success();
+    });
+    if (failed(parseAsmSourceFile(sourceMgr, &block, config, asmState)))
+      return nullptr;
+  }
   if (llvm::hasSingleElement(block) && isa<ModuleOp>(block.front())) {
     auto module = cast<ModuleOp>(block.front());
     module->remove();

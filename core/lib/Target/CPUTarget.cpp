@@ -4,6 +4,7 @@
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
@@ -142,6 +143,33 @@ llvm::Error emitMachineCode(llvm::Module &module, llvm::TargetMachine &tm,
     return llvm::createStringError("the target cannot emit this file type");
   pm.run(module);
   return llvm::Error::success();
+}
+
+llvm::Error emitCode(ModuleOp module, llvm::TargetMachine &tm, CodeKind kind,
+                     llvm::SmallVectorImpl<char> &out,
+                     llvm::function_ref<bool(StringRef)> keepFunction) {
+  llvm::LLVMContext llvmContext;
+  auto llvmModule = translateAndOptimize(module, llvmContext, tm);
+  if (!llvmModule)
+    return llvmModule.takeError();
+  if (keepFunction)
+    for (llvm::Function &fn : **llvmModule)
+      if (!fn.isDeclaration() && !keepFunction(fn.getName()))
+        fn.deleteBody();
+  switch (kind) {
+  case CodeKind::LLVMIR: {
+    llvm::raw_svector_ostream os(out);
+    (*llvmModule)->print(os, nullptr);
+    return llvm::Error::success();
+  }
+  case CodeKind::Assembly:
+    return emitMachineCode(**llvmModule, tm,
+                           llvm::CodeGenFileType::AssemblyFile, out);
+  case CodeKind::Object:
+    return emitMachineCode(**llvmModule, tm, llvm::CodeGenFileType::ObjectFile,
+                           out);
+  }
+  llvm_unreachable("unknown code kind");
 }
 
 } // namespace polyblocks

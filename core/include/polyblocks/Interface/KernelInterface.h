@@ -73,7 +73,9 @@ struct KernelSignature {
 /// Parses the last buffer of `sourceMgr` into a module: a file holding one
 /// builtin.module is that module; loose top-level ops get one. When
 /// `asmState` is given it records SSA names and locations (for argument names
-/// and editors). Diagnostics go to the context's handlers.
+/// and editors). Diagnostics go to the context's handlers; an op from an
+/// unregistered dialect is reported as such (not with the parser's advice to
+/// allow unregistered dialects).
 mlir::OwningOpRef<mlir::ModuleOp>
 parseKernelSource(const llvm::SourceMgr &sourceMgr, mlir::MLIRContext &context,
                   mlir::AsmParserState *asmState = nullptr);

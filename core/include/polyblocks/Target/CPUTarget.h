@@ -11,6 +11,7 @@
 #include "polyblocks/Pipelines/Pipelines.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/CodeGen.h"
 #include "llvm/Support/Error.h"
@@ -46,6 +47,18 @@ translateAndOptimize(mlir::ModuleOp module, llvm::LLVMContext &llvmContext,
 llvm::Error emitMachineCode(llvm::Module &module, llvm::TargetMachine &tm,
                             llvm::CodeGenFileType fileType,
                             llvm::SmallVectorImpl<char> &out);
+
+/// What the LLVM-dialect module that S5 leaves is finally turned into.
+enum class CodeKind { LLVMIR, Assembly, Object };
+
+/// Translates `module` (S5's output) into LLVM IR for `tm`, optimizes it and
+/// writes it into `out` as LLVM IR text, assembly or a relocatable object.
+/// When `keepFunction` is given, the functions it rejects (by LLVM name) are
+/// written as declarations only (to look at one function's code).
+llvm::Error
+emitCode(mlir::ModuleOp module, llvm::TargetMachine &tm, CodeKind kind,
+         llvm::SmallVectorImpl<char> &out,
+         llvm::function_ref<bool(llvm::StringRef)> keepFunction = nullptr);
 
 } // namespace polyblocks
 

@@ -1,0 +1,131 @@
+//===- CompileFlags.cpp - The flags that configure a compilation ----------===//
+
+#include "polyblocks/Driver/CompileFlags.h"
+
+#include "polyblocks/InitAll.h"
+#include "polyblocks/Target/CPUTarget.h"
+
+#include "mlir/InitAllPasses.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <mutex>
+
+using namespace mlir;
+
+namespace polyblocks {
+
+/// pbtool's flags that take a value but do not configure the pipeline.
+static constexpr llvm::StringLiteral kOtherValueFlags[] = {
+    "o",       "header",   "compile-to", "emit",   "dump-stages",
+    "depfile", "function", "input",      "output", "seed",
+    "atol",    "rtol",     "repetitions"};
+
+static llvm::Error makeFlagError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// Parses a boolean flag value as llvm::cl does.
+static std::optional<bool> parseBool(StringRef value) {
+  if (value == "true" || value == "TRUE" || value == "True" || value == "1")
+    return true;
+  if (value == "false" || value == "FALSE" || value == "False" || value == "0")
+    return false;
+  return std::nullopt;
+}
+
+llvm::Error parseCompileFlags(ArrayRef<std::string> args, CompileFlags &flags) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    StringRef arg = args[i];
+    if (arg == "--") // Everything after it is positional.
+      break;
+    if (!arg.starts_with("-") || arg == "-") // The command or an input.
+      continue;
+    StringRef name = arg.drop_front(arg.starts_with("--") ? 2 : 1);
+    std::optional<StringRef> value;
+    if (size_t eq = name.find('='); eq != StringRef::npos) {
+      value = name.drop_front(eq + 1);
+      name = name.take_front(eq);
+    }
+
+    // Boolean flags never take the next argument.
+    if (name == flag::kNoParallel || name == flag::kFuse) {
+      std::optional<bool> on = value ? parseBool(*value) : true;
+      if (!on)
+        return makeFlagError("bad value '" + *value + "' for --" + name +
+                             " (expected true or false)");
+      (name == flag::kNoParallel ? flags.noParallel : flags.fuse) = *on;
+      continue;
+    }
+
+    bool known = llvm::is_contained(
+        std::initializer_list<StringRef>{
+            flag::kTarget, flag::kCPU, flag::kCPUFeatures, flag::kTriple,
+            flag::kTileCacheSizeKiB, flag::kExperimentalS3Passes},
+        name);
+    bool other = llvm::is_contained(kOtherValueFlags, name);
+    if (!known && !other)
+      return makeFlagError("unknown pbtool flag '" + arg + "'");
+    if (!value) {
+      if (i + 1 == args.size())
+        return makeFlagError("missing value for --" + name);
+      value = args[++i];
+    }
+    if (other)
+      continue;
+    if (name == flag::kTarget)
+      flags.target = value->str();
+    else if (name == flag::kCPU)
+      flags.cpu = value->str();
+    else if (name == flag::kCPUFeatures)
+      flags.cpuFeatures = value->str();
+    else if (name == flag::kTriple)
+      flags.triple = value->str();
+    else if (name == flag::kExperimentalS3Passes)
+      flags.extraS3Passes = value->str();
+    else if (value->getAsInteger(0, flags.tileCacheSizeKiB))
+      return makeFlagError("bad value '" + *value + "' for --" + name +
+                           " (expected a size in KiB)");
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<PipelineOptions>
+resolvePipelineOptions(const CompileFlags &flags) {
+  PipelineOptions options;
+  std::optional<TargetKind> target = parseTargetKind(flags.target);
+  if (!target)
+    return makeFlagError("unknown target '" + flags.target +
+                         "' (known targets: cpu)");
+  options.target = *target;
+  options.cpu = flags.cpu;
+  options.cpuFeatures = flags.cpuFeatures;
+  options.triple = flags.triple;
+  options.parallelize = !flags.noParallel;
+  options.fuse = flags.fuse;
+  options.tileCacheSizeKiB = flags.tileCacheSizeKiB;
+  options.extraS3Passes = flags.extraS3Passes;
+  if (!flags.extraS3Passes.empty()) {
+    // The textual pipeline names passes from the global registry.
+    static std::once_flag registered;
+    std::call_once(registered, [] {
+      mlir::registerAllPasses();
+      polyblocks::registerAllPasses();
+    });
+    OpPassManager probe("func.func");
+    std::string error;
+    llvm::raw_string_ostream errorStream(error);
+    if (failed(parsePassPipeline(flags.extraS3Passes, probe, errorStream)))
+      return makeFlagError("bad --experimental-s3-passes: " + error);
+  }
+  // An unknown CPU or triple is found here, before any work.
+  auto tm = createCPUTargetMachine(options);
+  if (!tm)
+    return tm.takeError();
+  setCPUParameters(options, **tm);
+  return options;
+}
+
+} // namespace polyblocks

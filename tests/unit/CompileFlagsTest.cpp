@@ -1,0 +1,108 @@
+//===- CompileFlagsTest.cpp - pbtool flags read from a command line -------===//
+
+#include "polyblocks/Driver/CompileFlags.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+using namespace polyblocks;
+
+namespace {
+
+/// Parses `args` from pbtool's defaults; returns the error text, if any.
+static std::string parse(std::vector<std::string> args, CompileFlags &flags) {
+  if (llvm::Error err = parseCompileFlags(args, flags))
+    return llvm::toString(std::move(err));
+  return "";
+}
+
+// An entry of polyblocks_commands.json, as polyblocks_add_kernel writes it.
+TEST(CompileFlagsTest, ReadsACompileDatabaseEntry) {
+  CompileFlags flags;
+  EXPECT_EQ(parse({"compile", "--target=cpu", "--cpu=x86-64-v3",
+                   "--no-parallel", "--tile-cache-size-kib", "64"},
+                  flags),
+            "");
+  EXPECT_EQ(flags.target, "cpu");
+  EXPECT_EQ(flags.cpu, "x86-64-v3");
+  EXPECT_TRUE(flags.noParallel);
+  EXPECT_FALSE(flags.fuse);
+  EXPECT_EQ(flags.tileCacheSizeKiB, 64u);
+  EXPECT_EQ(flags.cpuFeatures, "");
+}
+
+// Both spellings of a value, one or two dashes, and pbtool's other flags
+// (with their values) skipped.
+TEST(CompileFlagsTest, AcceptsWhatPbtoolAccepts) {
+  CompileFlags flags;
+  EXPECT_EQ(parse({"compile", "k.mlir", "-o", "k.o", "--header", "k.h",
+                   "-cpu-features", "+avx2,+fma", "--triple=x86_64-linux-gnu",
+                   "--fuse=false", "-fuse", "--experimental-s3-passes=cse",
+                   "--", "--cpu=ignored"},
+                  flags),
+            "");
+  EXPECT_EQ(flags.cpu, "host");
+  EXPECT_EQ(flags.cpuFeatures, "+avx2,+fma");
+  EXPECT_EQ(flags.triple, "x86_64-linux-gnu");
+  EXPECT_TRUE(flags.fuse);
+  EXPECT_EQ(flags.extraS3Passes, "cse");
+}
+
+TEST(CompileFlagsTest, RejectsWhatPbtoolRejects) {
+  CompileFlags flags;
+  EXPECT_EQ(parse({"--cpu"}, flags), "missing value for --cpu");
+  EXPECT_EQ(parse({"--no-parallel=maybe"}, flags),
+            "bad value 'maybe' for --no-parallel (expected true or false)");
+  EXPECT_EQ(parse({"--tile-cache-size-kib=lots"}, flags),
+            "bad value 'lots' for --tile-cache-size-kib (expected a size in "
+            "KiB)");
+  EXPECT_EQ(parse({"--cpus=4"}, flags), "unknown pbtool flag '--cpus=4'");
+}
+
+TEST(CompileFlagsTest, ResolvesTheTargetMachine) {
+  CompileFlags flags;
+  flags.cpu = "x86-64-v3";
+  llvm::Expected<PipelineOptions> options = resolvePipelineOptions(flags);
+  ASSERT_TRUE(static_cast<bool>(options))
+      << llvm::toString(options.takeError());
+  EXPECT_EQ(options->cpu, "x86-64-v3");
+  EXPECT_EQ(options->vectorBits, 256u); // AVX2
+  EXPECT_TRUE(options->parallelize);
+
+  flags.cpu = "x86-64-v4";
+  flags.noParallel = true;
+  options = resolvePipelineOptions(flags);
+  ASSERT_TRUE(static_cast<bool>(options))
+      << llvm::toString(options.takeError());
+  EXPECT_EQ(options->vectorBits, 512u); // AVX-512
+  EXPECT_FALSE(options->parallelize);
+}
+
+TEST(CompileFlagsTest, ReportsBadValuesAsPbtoolDoes) {
+  CompileFlags flags;
+  flags.target = "tpu";
+  llvm::Expected<PipelineOptions> options = resolvePipelineOptions(flags);
+  ASSERT_FALSE(static_cast<bool>(options));
+  EXPECT_EQ(llvm::toString(options.takeError()),
+            "unknown target 'tpu' (known targets: cpu)");
+
+  flags = CompileFlags();
+  flags.cpu = "pentium-9000";
+  options = resolvePipelineOptions(flags);
+  ASSERT_FALSE(static_cast<bool>(options));
+  EXPECT_NE(
+      llvm::toString(options.takeError()).find("unknown CPU 'pentium-9000'"),
+      std::string::npos);
+
+  flags = CompileFlags();
+  flags.extraS3Passes = "no-such-pass";
+  options = resolvePipelineOptions(flags);
+  ASSERT_FALSE(static_cast<bool>(options));
+  EXPECT_NE(
+      llvm::toString(options.takeError()).find("bad --experimental-s3-passes"),
+      std::string::npos);
+}
+
+} // namespace
