@@ -104,6 +104,7 @@ void buildS1Pipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createSymbolDCEPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(createPBDecomposeAggregateOps());
   pm.addPass(createPBPrepareEntryPoints());
   // tensor -> memref
   pm.addPass(bufferization::createEmptyTensorEliminationPass());

@@ -37,6 +37,29 @@ def PBLegalizeInput : Pass<"pb-legalize-input", "::mlir::ModuleOp"> {
   }];
 }
 
+def PBDecomposeAggregateOps
+    : Pass<"pb-decompose-aggregate-ops", "::mlir::func::FuncOp"> {
+  let summary = "Decompose linalg.softmax (and other aggregate linalg ops) into the ops they stand for";
+  let description = [{
+    Some linalg ops stand for a whole computation: `linalg.softmax` is a
+    max reduction, a subtraction and exponential, a sum reduction and a
+    division. Every op implementing `AggregatedOpInterface` is replaced, on
+    tensors, by those linalg ops (its own `decomposeOperation`), which the
+    later stages lower, fuse and vectorize like any other.
+
+    ```mlir
+    %r = linalg.softmax dimension(1) ins(%x : tensor<4x16xf32>) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
+    // becomes
+    %m = linalg.reduce ... arith.maxnumf ...; %d = linalg.generic { subf, exp } ...
+    %s = linalg.reduce ... arith.addf ...;    %r = linalg.generic { divf } ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def PBPrepareEntryPoints : Pass<"pb-prepare-entry-points", "::mlir::ModuleOp"> {
   let summary = "Make public functions bufferize into the C interface's contract";
   let description = [{
