@@ -137,3 +137,22 @@ func.func @outside_buffer_freed_in_loop(%a: memref<4096xf32>, %o: memref<4096xf3
   }
   return
 }
+
+// -----
+
+// Tiles clipped at the end of their dimension (a min upper bound) count as
+// full tiles: 9 tiles of 32 rows of 64 (18432 iterations) are enough work
+// for the threads (counted as 1 row each, they would not be).
+// CHECK-LABEL: func @clipped_tiles_count_as_full_tiles
+// CHECK:         affine.parallel (%{{.*}}) = (0) to (9) {
+func.func @clipped_tiles_count_as_full_tiles(%a: memref<280x64xf32>, %o: memref<280x64xf32>) {
+  affine.for %t = 0 to 9 {
+    affine.for %i = affine_map<(d0) -> (d0 * 32)>(%t) to min affine_map<(d0) -> (d0 * 32 + 32, 280)>(%t) {
+      affine.for %j = 0 to 64 {
+        %v = affine.load %a[%i, %j] : memref<280x64xf32>
+        affine.store %v, %o[%i, %j] : memref<280x64xf32>
+      }
+    }
+  }
+  return
+}

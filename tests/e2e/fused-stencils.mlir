@@ -10,7 +10,8 @@
 // neighbouring rows.
 // S3-LABEL: func.func @separable_blur
 // S3-NOT:     memref<2x300x1996xf32>
-// S3:         memref.alloc() {{.*}} : memref<{{[0-9]+}}x1996xf32>
+// S3:         affine.parallel
+// S3-NEXT:      memref.alloc() {{.*}} : memref<{{[0-9]+}}x1996xf32>
 // S3-LABEL: func.func @exp_then_vertical_sum
 // S3:         memref.alloc() {{.*}} : memref<{{[0-9]+}}x2000xf32>
 #x = affine_map<(c, i, j, k) -> (c, i, j + k)>

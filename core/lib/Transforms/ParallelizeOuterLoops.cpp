@@ -27,10 +27,32 @@ using namespace mlir::affine;
 
 namespace {
 
+/// The trip count of `loop` when it is a constant; for a loop with a min
+/// upper bound (a tile clipped at the end of its dimension), the full
+/// tile's: the smallest constant among the candidates.
+static std::optional<uint64_t> getTripCount(AffineForOp loop) {
+  if (std::optional<uint64_t> trips = getConstantTripCount(loop))
+    return trips;
+  AffineMap map;
+  SmallVector<Value> operands;
+  getTripCountMapAndOperands(loop, &map, &operands);
+  if (!map || map.getNumResults() == 0)
+    return std::nullopt;
+  std::optional<uint64_t> smallest;
+  for (AffineExpr result : map.getResults()) {
+    auto constant = dyn_cast<AffineConstantExpr>(result);
+    if (!constant)
+      continue;
+    uint64_t trips = std::max<int64_t>(0, constant.getValue());
+    smallest = smallest ? std::min(*smallest, trips) : trips;
+  }
+  return smallest;
+}
+
 /// Iterations of the innermost loops of the nest rooted at `loop`, counting
 /// unknown trip counts as 1 (an underestimate keeps small nests serial).
 static uint64_t countInnermostIterations(AffineForOp loop) {
-  uint64_t trips = getConstantTripCount(loop).value_or(1);
+  uint64_t trips = getTripCount(loop).value_or(1);
   uint64_t inner = 0;
   bool hasInner = false;
   for (Operation &op : *loop.getBody()) {
