@@ -191,8 +191,9 @@ static std::optional<Candidate> matchCandidate(memref::AllocOp alloc) {
   return c;
 }
 
-/// Fuses the loops of `band` and `other` above `depth` (same bounds,
-/// consecutive at each level): the consumer's prefix loops disappear.
+/// Fuses the producer's and the consumer's loops outside the tiled
+/// dimension (same bounds, consecutive at each level): the consumer's
+/// disappear into the producer's.
 static void fusePrefix(Candidate &c) {
   for (unsigned t = 0; t < c.dim; ++t) {
     AffineForOp into = c.producerBand[t], from = c.consumerBand[t];
