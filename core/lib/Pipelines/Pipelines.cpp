@@ -46,6 +46,7 @@ static const StageInfo kStages[] = {
      "replacement, buffer fills folded into their first reader, "
      "producer-consumer fusion with recomputation into L2-sized tiles, "
      "fusion along outer parallel loops, accumulators in registers, "
+     "reciprocals of loop-invariant divisors, "
      "parallelization of the outermost parallel loop of large nests "
      "(upstream fusion and cache tiling as experimental switches)"},
     {Stage::S4, "s4", "map", "pb-s4-pipeline",
@@ -184,6 +185,7 @@ void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
       failed(parsePassPipeline(options.extraS3Passes, fpm, llvm::errs())))
     llvm::report_fatal_error("bad extra S3 pass pipeline (callers validate "
                              "it first)");
+  fpm.addPass(createPBHoistReciprocals());
   if (options.parallelize)
     fpm.addPass(createPBParallelizeOuterLoops());
   fpm.addPass(createCanonicalizerPass());

@@ -470,6 +470,31 @@ def PBForwardFills : Pass<"pb-forward-fills", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::affine::AffineDialect"];
 }
 
+def PBHoistReciprocals : Pass<"pb-hoist-reciprocals", "::mlir::func::FuncOp"> {
+  let summary = "Turn divisions by a loop invariant into multiplications by its reciprocal";
+  let description = [{
+    In an innermost `affine.for`, `arith.divf %x, %s` where `%s` is defined
+    outside the loop becomes `arith.mulf %x, %r`, with `%r = 1 / %s`
+    computed once before the loop (one per loop and divisor). A vector
+    division takes several times the cycles of a multiplication; the last
+    pass of a softmax divides every element of a row by the row's sum.
+
+    ```mlir
+    affine.for %j = 0 to 1024 { ... %q = arith.divf %v, %sum : f32 ... }
+    // becomes
+    %one = arith.constant 1.0 : f32
+    %r = arith.divf %one, %sum : f32
+    affine.for %j = 0 to 1024 { ... %q = arith.mulf %v, %r : f32 ... }
+    ```
+
+    The result may differ from the division in the last bit (two roundings
+    instead of one), within the tolerances the end-to-end tests check
+    against the reference lowering, which divides.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def PBParallelizeOuterLoops
     : Pass<"pb-parallelize-outer-loops", "::mlir::func::FuncOp"> {
   let summary = "Run the outermost parallel loop of each large enough nest on all cores";
