@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Affine/IR/AffineValueMap.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::affine;
@@ -55,6 +56,32 @@ bool isDistinctBuffer(Value memref) {
     return symbol && symbol.getConstant();
   }
   return isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(def);
+}
+
+FailureOr<BufferAccesses> collectBufferAccesses(Operation *root) {
+  BufferAccesses result;
+  auto visit = [&](Operation *op) {
+    Value memref;
+    if (auto read = dyn_cast<AffineReadOpInterface>(op)) {
+      memref = read.getMemRef();
+      result.read.insert(memref);
+    } else if (auto write = dyn_cast<AffineWriteOpInterface>(op)) {
+      memref = write.getMemRef();
+      result.written.insert(memref);
+    } else if (isa<AffineForOp, AffineIfOp, AffineYieldOp>(op) ||
+               isPure(op)) {
+      return WalkResult::advance();
+    } else {
+      return WalkResult::interrupt(); // unknown effects on memory
+    }
+    result.byBuffer[memref].push_back(op);
+    return isDistinctBuffer(memref) ? WalkResult::advance()
+                                    : WalkResult::interrupt();
+  };
+  for (Region &region : root->getRegions())
+    if (region.walk(visit).wasInterrupted())
+      return failure();
+  return result;
 }
 
 std::optional<int64_t> getSubscriptOffset(Operation *accessOp, unsigned dim,

@@ -12,12 +12,11 @@
 #include "polyblocks/Transforms/Passes.h"
 
 #include "polyblocks/Analysis/AccessPattern.h"
+#include "polyblocks/Analysis/LoopNests.h"
 
 #include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
-#include "mlir/Dialect/Affine/Analysis/Utils.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "llvm/ADT/MapVector.h"
 #include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "pb-fuse-loop-nests"
@@ -32,44 +31,14 @@ using namespace mlir::affine;
 
 namespace {
 
-/// The memory accesses of one nest, by buffer.
-struct NestAccesses {
-  llvm::MapVector<Value, SmallVector<Operation *>> byBuffer;
-  llvm::SmallDenseSet<Value> written;
-};
-
-/// Collects the accesses of `loop`; fails if the nest does anything to
-/// memory other than affine loads and stores of whole buffers (a view, a
-/// call, an allocation) that could make the comparison by buffer unsound.
-static FailureOr<NestAccesses> collectAccesses(AffineForOp loop) {
-  NestAccesses result;
-  WalkResult walk = loop.getBody()->walk([&](Operation *op) {
-    if (isa<AffineReadOpInterface, AffineWriteOpInterface>(op)) {
-      Value memref = isa<AffineReadOpInterface>(op)
-                         ? cast<AffineReadOpInterface>(op).getMemRef()
-                         : cast<AffineWriteOpInterface>(op).getMemRef();
-      if (!polyblocks::isDistinctBuffer(memref))
-        return WalkResult::interrupt();
-      result.byBuffer[memref].push_back(op);
-      if (isa<AffineWriteOpInterface>(op))
-        result.written.insert(memref);
-      return WalkResult::advance();
-    }
-    if (isa<AffineForOp, AffineIfOp, AffineYieldOp>(op) || isPure(op))
-      return WalkResult::advance();
-    return WalkResult::interrupt();
-  });
-  if (walk.wasInterrupted())
-    return failure();
-  return result;
-}
+using polyblocks::BufferAccesses;
 
 /// True if `first` and `second` can run as one loop: for every buffer that
 /// one writes and the other touches, some subscript is `iv + c` in every
 /// access of both nests, with the same c, so an element is only ever
 /// shared by the same iteration of the two loops.
-static bool isFusionLegal(AffineForOp first, const NestAccesses &a,
-                          AffineForOp second, const NestAccesses &b) {
+static bool isFusionLegal(AffineForOp first, const BufferAccesses &a,
+                          AffineForOp second, const BufferAccesses &b) {
   for (const auto &[memref, accessesA] : a.byBuffer) {
     auto it = b.byBuffer.find(memref);
     if (it == b.byBuffer.end())
@@ -111,15 +80,11 @@ static bool haveSameBounds(AffineForOp a, AffineForOp b) {
 
 /// Whether fusing pays: the nests share a buffer (the consumer reads what
 /// the producer wrote, or both read the same input).
-static bool shareABuffer(const NestAccesses &a, const NestAccesses &b) {
+static bool shareABuffer(const BufferAccesses &a, const BufferAccesses &b) {
   return llvm::any_of(a.byBuffer, [&](const auto &entry) {
     return b.byBuffer.contains(entry.first);
   });
 }
-
-/// A parallel loop with fewer iterations than this leaves threads idle;
-/// fusion goes one level deeper for it (see canFuse).
-static constexpr uint64_t kFewIterations = 8;
 
 /// The only op of `loop`'s body besides the terminator, if it is a loop.
 static AffineForOp getOnlyChildLoop(AffineForOp loop) {
@@ -134,32 +99,33 @@ static AffineForOp getOnlyChildLoop(AffineForOp loop) {
 /// parallel, and one with few iterations is only fused along with its only
 /// child, so that the parallelizer still finds one loop with many
 /// iterations below it; loops inside another loop only need to be legal.
-static bool canFuse(AffineForOp first, AffineForOp second, bool outermost) {
+static bool canFuse(AffineForOp first, const BufferAccesses &a,
+                    AffineForOp second, const BufferAccesses &b,
+                    bool outermost) {
   if (first.getNumResults() != 0 || second.getNumResults() != 0 ||
-      !haveSameBounds(first, second))
-    return false;
-  FailureOr<NestAccesses> a = collectAccesses(first);
-  FailureOr<NestAccesses> b = collectAccesses(second);
-  if (failed(a) || failed(b) || !shareABuffer(*a, *b) ||
-      !isFusionLegal(first, *a, second, *b))
+      !haveSameBounds(first, second) || !shareABuffer(a, b) ||
+      !isFusionLegal(first, a, second, b))
     return false;
   if (!outermost)
     return true;
   if (!isLoopParallel(first) || !isLoopParallel(second))
     return false;
-  if (*getConstantTripCount(first) >= kFewIterations)
+  if (*getConstantTripCount(first) >= polyblocks::kFewParallelIterations)
     return true;
   AffineForOp firstChild = getOnlyChildLoop(first);
   AffineForOp secondChild = getOnlyChildLoop(second);
-  return firstChild && secondChild &&
-         canFuse(firstChild, secondChild, /*outermost=*/true);
+  if (!firstChild || !secondChild)
+    return false;
+  // The bodies hold nothing but the children: same accesses.
+  return canFuse(firstChild, a, secondChild, b, /*outermost=*/true);
 }
 
 /// Moves the body of `second` to the end of `first`'s and erases it; for an
 /// outermost loop with few iterations, fuses their only children too.
 static void fuseInto(AffineForOp first, AffineForOp second, bool outermost) {
   AffineForOp firstChild, secondChild;
-  if (outermost && *getConstantTripCount(first) < kFewIterations) {
+  if (outermost &&
+      *getConstantTripCount(first) < polyblocks::kFewParallelIterations) {
     firstChild = getOnlyChildLoop(first);
     secondChild = getOnlyChildLoop(second);
   }
@@ -178,7 +144,7 @@ static void fuseInto(AffineForOp first, AffineForOp second, bool outermost) {
 /// `first`: it is pure, an allocation, or an affine load or store of a
 /// whole buffer that `first` does not touch.
 static bool canMoveAbove(Operation *op, AffineForOp first,
-                         const NestAccesses &firstAccesses) {
+                         const BufferAccesses &firstAccesses) {
   if (isPure(op) || isa<memref::AllocOp, memref::AllocaOp>(op))
     return true;
   Value memref;
@@ -197,8 +163,11 @@ static bool canMoveAbove(Operation *op, AffineForOp first,
 /// Tries to fuse `second` into `first`; the ops separating them are moved
 /// before `first` when that is safe.
 static bool tryFuse(AffineForOp first, AffineForOp second, bool outermost) {
-  FailureOr<NestAccesses> firstAccesses = collectAccesses(first);
-  if (failed(firstAccesses))
+  FailureOr<BufferAccesses> firstAccesses =
+      polyblocks::collectBufferAccesses(first);
+  FailureOr<BufferAccesses> secondAccesses =
+      polyblocks::collectBufferAccesses(second);
+  if (failed(firstAccesses) || failed(secondAccesses))
     return false;
   SmallVector<Operation *> between;
   for (Operation *op = first->getNextNode(); op != second;
@@ -207,7 +176,7 @@ static bool tryFuse(AffineForOp first, AffineForOp second, bool outermost) {
       return false;
     between.push_back(op);
   }
-  if (!canFuse(first, second, outermost))
+  if (!canFuse(first, *firstAccesses, second, *secondAccesses, outermost))
     return false;
   for (Operation *op : between)
     op->moveBefore(first);

@@ -38,6 +38,8 @@ struct Candidate {
   SmallVector<AffineForOp> producerBand, consumerBand;
   SmallVector<AffineStoreOp> stores;
   SmallVector<AffineLoadOp> loads;
+  /// The offset of each load along `dim`.
+  SmallVector<int64_t> loadOffsets;
   unsigned dim = 0;
   int64_t minOffset = 0, maxOffset = 0;
 };
@@ -61,30 +63,6 @@ static SmallVector<AffineForOp> getBand(AffineForOp root, unsigned depth) {
 static bool hasBounds(AffineForOp loop, int64_t lb, int64_t ub) {
   return loop.hasConstantBounds() && loop.getConstantLowerBound() == lb &&
          loop.getConstantUpperBound() == ub && loop.getStepAsInt() == 1;
-}
-
-/// True if the nest only touches memory through affine loads and stores of
-/// whole buffers; collects the buffers it writes and reads.
-static bool collectEffects(AffineForOp nest, DenseSet<Value> &written,
-                           DenseSet<Value> &read) {
-  WalkResult walk = nest->walk([&](Operation *op) {
-    if (auto load = dyn_cast<AffineReadOpInterface>(op)) {
-      read.insert(load.getMemRef());
-      return polyblocks::isDistinctBuffer(load.getMemRef())
-                 ? WalkResult::advance()
-                 : WalkResult::interrupt();
-    }
-    if (auto store = dyn_cast<AffineWriteOpInterface>(op)) {
-      written.insert(store.getMemRef());
-      return polyblocks::isDistinctBuffer(store.getMemRef())
-                 ? WalkResult::advance()
-                 : WalkResult::interrupt();
-    }
-    if (isa<AffineForOp, AffineYieldOp>(op) || isPure(op))
-      return WalkResult::advance();
-    return WalkResult::interrupt();
-  });
-  return !walk.wasInterrupted();
 }
 
 static std::optional<Candidate> matchCandidate(memref::AllocOp alloc) {
@@ -140,27 +118,29 @@ static std::optional<Candidate> matchCandidate(memref::AllocOp alloc) {
 
   // The consumer reads at constant offsets along one dimension.
   std::optional<unsigned> dim;
-  for (unsigned t = 0; t < rank; ++t) {
-    for (AffineLoadOp load : c.loads) {
+  SmallVector<SmallVector<int64_t>> offsets; // per load, per dimension
+  for (AffineLoadOp load : c.loads) {
+    SmallVector<int64_t> &loadOffsets = offsets.emplace_back();
+    for (unsigned t = 0; t < rank; ++t) {
       std::optional<int64_t> offset = polyblocks::getSubscriptOffset(
           load, t, c.consumerBand[t].getInductionVar());
       if (!offset)
         return std::nullopt;
-      if (*offset != 0 && (!dim || *dim == t))
-        dim = t;
-      else if (*offset != 0)
+      if (*offset != 0 && dim && *dim != t)
         return std::nullopt; // offsets along two dimensions
+      if (*offset != 0)
+        dim = t;
+      loadOffsets.push_back(*offset);
     }
   }
   if (!dim)
     return std::nullopt; // no halo: plain fusion's business
   c.dim = *dim;
   c.minOffset = c.maxOffset = 0;
-  for (AffineLoadOp load : c.loads) {
-    int64_t offset = *polyblocks::getSubscriptOffset(
-        load, c.dim, c.consumerBand[c.dim].getInductionVar());
-    c.minOffset = std::min(c.minOffset, offset);
-    c.maxOffset = std::max(c.maxOffset, offset);
+  for (ArrayRef<int64_t> loadOffsets : offsets) {
+    c.loadOffsets.push_back(loadOffsets[c.dim]);
+    c.minOffset = std::min(c.minOffset, loadOffsets[c.dim]);
+    c.maxOffset = std::max(c.maxOffset, loadOffsets[c.dim]);
   }
   // The loops outside the tiled one are shared, so they must match.
   for (unsigned t = 0; t < c.dim; ++t)
@@ -173,13 +153,16 @@ static std::optional<Candidate> matchCandidate(memref::AllocOp alloc) {
 
   // The producer writes nothing but the buffer and reads nothing the
   // consumer writes; neither touches memory in other ways.
-  DenseSet<Value> producerWrites, producerReads, consumerWrites,
-      consumerReads;
-  if (!collectEffects(producer, producerWrites, producerReads) ||
-      !collectEffects(consumer, consumerWrites, consumerReads))
+  FailureOr<polyblocks::BufferAccesses> producerAccesses =
+      polyblocks::collectBufferAccesses(producer);
+  FailureOr<polyblocks::BufferAccesses> consumerAccesses =
+      polyblocks::collectBufferAccesses(consumer);
+  if (failed(producerAccesses) || failed(consumerAccesses))
     return std::nullopt;
-  if (producerWrites.size() != 1 || producerReads.contains(alloc) ||
-      llvm::any_of(consumerWrites, [&](Value v) {
+  const auto &producerReads = producerAccesses->read;
+  if (producerAccesses->written.size() != 1 ||
+      producerReads.contains(alloc) ||
+      llvm::any_of(consumerAccesses->written, [&](Value v) {
         return producerReads.contains(v) || v == alloc.getResult();
       }))
     return std::nullopt;
@@ -297,12 +280,9 @@ static void fuse(Candidate &c, int64_t tileSize) {
   for (AffineStoreOp store : c.stores)
     redirect(store, tileBuffer, c.dim, c.producerBand, 0, tile, tileSize,
              consumerBegin + c.minOffset);
-  for (AffineLoadOp load : c.loads) {
-    int64_t offset = *polyblocks::getSubscriptOffset(
-        load, c.dim, c.consumerBand[c.dim].getInductionVar());
+  for (auto [load, offset] : llvm::zip_equal(c.loads, c.loadOffsets))
     redirect(load, tileBuffer, c.dim, c.consumerBand, offset, tile, tileSize,
              consumerBegin + c.minOffset);
-  }
   if (c.dealloc)
     c.dealloc->erase();
   c.buffer->erase();

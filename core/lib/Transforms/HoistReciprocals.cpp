@@ -9,6 +9,8 @@
 
 #include "polyblocks/Transforms/Passes.h"
 
+#include "polyblocks/Analysis/LoopNests.h"
+
 #include "mlir/IR/Builders.h"
 
 #define DEBUG_TYPE "pb-hoist-reciprocals"
@@ -34,9 +36,8 @@ struct HoistReciprocalsPass
       // Only innermost loops with enough iterations to pay for the one
       // division kept.
       if (loop && loop.isDefinedOutsideOfLoop(div.getRhs()) &&
-          isa<FloatType>(div.getType()) && !loop.getBody()->walk([](AffineForOp) {
-                                                  return WalkResult::interrupt();
-                                                }).wasInterrupted())
+          isa<FloatType>(div.getType()) &&
+          !polyblocks::containsLoop(loop.getBody()))
         divisions.push_back(div);
     });
     DenseMap<std::pair<Operation *, Value>, Value> reciprocals;

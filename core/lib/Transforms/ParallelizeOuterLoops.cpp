@@ -77,11 +77,6 @@ static AffineForOp getOnlyChildLoop(AffineForOp loop) {
   return child;
 }
 
-/// A parallel loop with fewer iterations than this leaves threads idle (3
-/// channels on 2 threads: one thread does two); its parallel child, if it has
-/// more, is taken instead.
-static constexpr uint64_t kFewIterations = 8;
-
 /// The outermost loop of the nest at `root` that can run in parallel and has
 /// at least two iterations, descending through single-child loops.
 static AffineForOp findParallelLoop(AffineForOp root) {
@@ -89,10 +84,10 @@ static AffineForOp findParallelLoop(AffineForOp root) {
     std::optional<uint64_t> trips = getConstantTripCount(loop);
     if ((trips && *trips < 2) || !polyblocks::isParallelLoop(loop))
       continue;
-    if (trips && *trips < kFewIterations)
+    if (trips && *trips < polyblocks::kFewParallelIterations)
       if (AffineForOp child = getOnlyChildLoop(loop)) {
         std::optional<uint64_t> childTrips = getConstantTripCount(child);
-        if (childTrips && *childTrips >= kFewIterations &&
+        if (childTrips && *childTrips >= polyblocks::kFewParallelIterations &&
             polyblocks::isParallelLoop(child))
           return child;
       }

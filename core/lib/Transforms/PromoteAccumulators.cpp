@@ -13,8 +13,6 @@
 
 #include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "llvm/ADT/MapVector.h"
 
 #define DEBUG_TYPE "pb-promote-accumulators"
 
@@ -45,27 +43,11 @@ static bool isInvariantIn(Operation *access, AffineForOp loop) {
 
 /// Finds one accumulator of `loop`, if any.
 static std::optional<Accumulator> findAccumulator(AffineForOp loop) {
-  llvm::MapVector<Value, SmallVector<Operation *>> byBuffer;
-  WalkResult walk = loop.getBody()->walk([&](Operation *op) {
-    if (auto read = dyn_cast<AffineReadOpInterface>(op)) {
-      byBuffer[read.getMemRef()].push_back(op);
-      return polyblocks::isDistinctBuffer(read.getMemRef())
-                 ? WalkResult::advance()
-                 : WalkResult::interrupt();
-    }
-    if (auto write = dyn_cast<AffineWriteOpInterface>(op)) {
-      byBuffer[write.getMemRef()].push_back(op);
-      return polyblocks::isDistinctBuffer(write.getMemRef())
-                 ? WalkResult::advance()
-                 : WalkResult::interrupt();
-    }
-    if (isa<AffineForOp, AffineIfOp, AffineYieldOp>(op) || isPure(op))
-      return WalkResult::advance();
-    return WalkResult::interrupt(); // unknown effects on memory
-  });
-  if (walk.wasInterrupted())
+  FailureOr<polyblocks::BufferAccesses> accessesOfLoop =
+      polyblocks::collectBufferAccesses(loop);
+  if (failed(accessesOfLoop))
     return std::nullopt;
-  for (auto &[memref, accesses] : byBuffer) {
+  for (auto &[memref, accesses] : accessesOfLoop->byBuffer) {
     if (accesses.size() != 2)
       continue;
     auto load = dyn_cast<AffineLoadOp>(accesses[0]);

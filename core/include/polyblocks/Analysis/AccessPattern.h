@@ -9,6 +9,10 @@
 
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <optional>
 
@@ -36,6 +40,18 @@ AccessStride getAccessStride(mlir::Operation *accessOp, mlir::Value iv);
 /// contract: a result buffer overlaps no other argument, inputs are only
 /// read), so accesses to them can be compared by value.
 bool isDistinctBuffer(mlir::Value memref);
+
+/// The affine loads and stores inside an op (a loop nest), by buffer.
+struct BufferAccesses {
+  llvm::MapVector<mlir::Value, llvm::SmallVector<mlir::Operation *>> byBuffer;
+  llvm::SmallDenseSet<mlir::Value> read, written;
+};
+
+/// Collects the affine loads and stores in the regions of `root`. Fails
+/// when something there touches memory in another way (a call, a view, an
+/// allocation) or accesses a buffer that is not distinct (see
+/// isDistinctBuffer): then accesses cannot be compared buffer by buffer.
+mlir::FailureOr<BufferAccesses> collectBufferAccesses(mlir::Operation *root);
 
 /// If the `dim`-th subscript of the affine access `accessOp` is `iv + c`
 /// (c a constant, no other operand involved), returns c.

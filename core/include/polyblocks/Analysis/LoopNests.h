@@ -20,6 +20,12 @@ getTopLevelLoops(mlir::func::FuncOp func);
 /// True if `block` contains an affine.for at any depth.
 bool containsLoop(mlir::Block *block);
 
+/// A parallel loop with fewer iterations than this leaves threads idle (3
+/// channels on 2 threads: one thread does two): the parallelizer takes its
+/// parallel child instead, and fusion only fuses it together with its
+/// child.
+inline constexpr uint64_t kFewParallelIterations = 8;
+
 /// True if the iterations of `loop` are independent: no loop-carried value
 /// and no dependence through memory between two iterations. Like upstream
 /// isLoopParallel, but a buffer allocated in the loop body and freed there
