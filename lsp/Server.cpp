@@ -9,6 +9,7 @@
 #include "SourceLocations.h"
 #include "WorkQueue.h"
 
+#include "polyblocks/Pipelines/Pipelines.h"
 #include "polyblocks/Support/Version.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -116,11 +117,17 @@ static llvm::Error makeError(lsp::ErrorCode code, const llvm::Twine &message) {
   return llvm::make_error<lsp::LSPError>(message.str(), code);
 }
 
-/// The stages offered as code lenses, with their titles.
-static const std::pair<const char *, const char *> kLensStages[] = {
-    {"s1", "S1 bufferize"}, {"s2", "S2 affine"}, {"s3", "S3 optimize"},
-    {"s4", "S4 map"},       {"s5", "S5 llvm"},   {"llvm", "LLVM IR"},
-    {"asm", "asm"}};
+/// The previews offered as code lenses, with their titles: every stage of
+/// the stage table ("S3 optimize"), then LLVM IR and assembly.
+static llvm::SmallVector<std::pair<std::string, std::string>> getLensStages() {
+  llvm::SmallVector<std::pair<std::string, std::string>> stages;
+  for (const polyblocks::StageInfo &info : polyblocks::getStageTable())
+    stages.emplace_back(info.id.str(),
+                        (info.id.upper() + " " + info.name).str());
+  stages.emplace_back("llvm", "LLVM IR");
+  stages.emplace_back("asm", "asm");
+  return stages;
+}
 
 //===----------------------------------------------------------------------===//
 // Server::Impl
@@ -725,8 +732,9 @@ void Server::Impl::onCodeLens(const CodeLensParams &params,
   OpenDocument *open = lookup(params.textDocument.uri);
   json::Array lenses;
   if (open && !isPreview(*open->document)) {
+    static const auto lensStages = getLensStages();
     for (const FunctionSite &function : open->document->getPublicFunctions()) {
-      for (auto [stage, title] : kLensStages) {
+      for (const auto &[stage, title] : lensStages) {
         lenses.push_back(json::Object{
             {"range", function.nameRange},
             {"command", json::Object{{"title", title},
