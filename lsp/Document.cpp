@@ -50,39 +50,6 @@ static unsigned getBlockNumber(Block *block) {
   return std::distance(block->getParent()->begin(), block->getIterator());
 }
 
-/// How deeply brackets may nest in a document that is parsed. The parser
-/// recurses once per level (and so do some passes): a few thousand levels of
-/// garbage would overflow the stack. Real programs stay far below this.
-static constexpr unsigned kMaxNesting = 1000;
-
-/// The offset at which brackets ((), [], {}, <>) in `text` nest deeper than
-/// `limit`, if they do. Strings and comments are skipped; `->`, `<=` and
-/// `>=` are not brackets.
-static std::optional<size_t> findExcessiveNesting(StringRef text,
-                                                  unsigned limit) {
-  unsigned depth = 0;
-  for (size_t i = 0, e = text.size(); i < e; ++i) {
-    char c = text[i];
-    char next = i + 1 < e ? text[i + 1] : '\0';
-    if (c == '/' && next == '/') {
-      i = text.find('\n', i);
-      if (i == StringRef::npos)
-        return std::nullopt;
-    } else if (c == '"') {
-      for (++i; i < e && text[i] != '"' && text[i] != '\n'; ++i)
-        if (text[i] == '\\')
-          ++i;
-    } else if (c == '(' || c == '[' || c == '{' || (c == '<' && next != '=')) {
-      if (++depth > limit)
-        return i;
-    } else if (c == ')' || c == ']' || c == '}' ||
-               (c == '>' && next != '=' && (i == 0 || text[i - 1] != '-'))) {
-      depth = depth ? depth - 1 : 0;
-    }
-  }
-  return std::nullopt;
-}
-
 Document::Document(const DialectRegistry &registry, lsp::URIForFile uri,
                    std::string text, int64_t version, size_t maxBytes)
     : uri(std::move(uri)), text(std::move(text)), version(version) {
@@ -99,13 +66,13 @@ Document::Document(const DialectRegistry &registry, lsp::URIForFile uri,
       llvm::MemoryBuffer::getMemBufferCopy(this->text, this->uri.file()),
       SMLoc());
   if (std::optional<size_t> offset =
-          findExcessiveNesting(this->text, kMaxNesting)) {
+          findExcessiveNesting(this->text, kMaxBracketNesting)) {
     SMLoc loc = SMLoc::getFromPointer(
         sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBufferStart() +
         *offset);
     lsp::Diagnostic diag = makeDocumentDiagnostic(
         lsp::DiagnosticSeverity::Error, "pb-lsp",
-        "brackets nest more than " + llvm::Twine(kMaxNesting) +
+        "brackets nest more than " + llvm::Twine(kMaxBracketNesting) +
             " deep here: pb-lsp does not parse this document");
     if (std::optional<lsp::Range> range = toRange(SMRange(loc, loc)))
       diag.range =

@@ -78,9 +78,46 @@ std::string TensorParam::getTypeString() const {
 // Parsing
 //===----------------------------------------------------------------------===//
 
+std::optional<size_t> findExcessiveNesting(StringRef text, unsigned limit) {
+  unsigned depth = 0;
+  for (size_t i = 0, e = text.size(); i < e; ++i) {
+    char c = text[i];
+    char next = i + 1 < e ? text[i + 1] : '\0';
+    if (c == '/' && next == '/') {
+      i = text.find('\n', i);
+      if (i == StringRef::npos)
+        return std::nullopt;
+    } else if (c == '"') {
+      for (++i; i < e && text[i] != '"' && text[i] != '\n'; ++i)
+        if (text[i] == '\\')
+          ++i;
+    } else if (c == '(' || c == '[' || c == '{' || (c == '<' && next != '=')) {
+      if (++depth > limit)
+        return i;
+    } else if (c == ')' || c == ']' || c == '}' ||
+               (c == '>' && next != '=' && (i == 0 || text[i - 1] != '-'))) {
+      depth = depth ? depth - 1 : 0;
+    }
+  }
+  return std::nullopt;
+}
+
 OwningOpRef<ModuleOp> parseKernelSource(const llvm::SourceMgr &sourceMgr,
                                         MLIRContext &context,
                                         AsmParserState *asmState) {
+  const llvm::MemoryBuffer *buffer =
+      sourceMgr.getMemoryBuffer(sourceMgr.getNumBuffers());
+  if (std::optional<size_t> offset =
+          findExcessiveNesting(buffer->getBuffer(), kMaxBracketNesting)) {
+    auto [line, column] = sourceMgr.getLineAndColumn(
+        SMLoc::getFromPointer(buffer->getBufferStart() + *offset),
+        sourceMgr.getNumBuffers());
+    emitError(FileLineColLoc::get(&context, buffer->getBufferIdentifier(),
+                                  line, column))
+        << "brackets nest more than " << kMaxBracketNesting
+        << " deep here: not parsed (the parser would overflow its stack)";
+    return nullptr;
+  }
   Block block;
   ParserConfig config(&context);
   {

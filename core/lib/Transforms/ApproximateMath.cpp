@@ -24,8 +24,9 @@ using namespace mlir;
 
 namespace {
 
-/// The functions whose approximation is accurate to a few ulp of f32 over
-/// their whole domain (checked against libm by tests/e2e).
+/// The functions whose approximations pass the f32 tolerances of pbtool
+/// crosscheck against libm over their whole domain
+/// (tests/e2e/math-approximations.mlir).
 static bool isApproximated(StringRef name) {
   name.consume_front("math.");
   return llvm::StringSwitch<bool>(name)

@@ -70,12 +70,24 @@ struct KernelSignature {
   mlir::Location loc;
 };
 
+/// How deeply brackets may nest in a source that is parsed. The parser
+/// recurses once per level (and so do some passes): a few thousand levels
+/// overflow the stack. Real programs stay far below this.
+inline constexpr unsigned kMaxBracketNesting = 1000;
+
+/// The offset at which brackets ((), [], {}, <>) in `text` nest deeper than
+/// `limit`, if they do. Strings and comments are skipped; `->`, `<=` and
+/// `>=` are not brackets.
+std::optional<size_t> findExcessiveNesting(llvm::StringRef text,
+                                           unsigned limit);
+
 /// Parses the last buffer of `sourceMgr` into a module: a file holding one
 /// builtin.module is that module; loose top-level ops get one. When
 /// `asmState` is given it records SSA names and locations (for argument names
 /// and editors). Diagnostics go to the context's handlers; an op from an
 /// unregistered dialect is reported as such (not with the parser's advice to
-/// allow unregistered dialects).
+/// allow unregistered dialects), and brackets nested deeper than
+/// kMaxBracketNesting are refused before the parser recurses into them.
 mlir::OwningOpRef<mlir::ModuleOp>
 parseKernelSource(const llvm::SourceMgr &sourceMgr, mlir::MLIRContext &context,
                   mlir::AsmParserState *asmState = nullptr);

@@ -542,10 +542,10 @@ def PBApproximateMath : Pass<"pb-approximate-math", "::mlir::func::FuncOp"> {
     f32 (scalars or vectors) become MLIR's polynomial approximations, written
     in arith: range reduction, a minimax polynomial, exponent arithmetic.
     A loop calling them then vectorizes like any other arithmetic instead of
-    calling libm once per element. The approximations stay within a few ulp
-    of libm over the whole domain (special values included), which the
-    end-to-end tests check against the reference lowering. Other functions
-    and other element types are left to libm.
+    calling libm once per element. tests/e2e/math-approximations.mlir
+    compares them with libm (the reference lowering) over wide ranges,
+    overflow and underflow included, within pbtool crosscheck's f32
+    tolerances. Other functions and other element types are left to libm.
 
     ```mlir
     %e = math.exp %x : f32
