@@ -108,7 +108,8 @@ static bool canFuse(AffineForOp first, const BufferAccesses &a,
     return false;
   if (!outermost)
     return true;
-  if (!isLoopParallel(first) || !isLoopParallel(second))
+  if (!polyblocks::isParallelLoop(first) ||
+      !polyblocks::isParallelLoop(second))
     return false;
   if (*getConstantTripCount(first) >= polyblocks::kFewParallelIterations)
     return true;
