@@ -14,7 +14,6 @@
 #include "polyblocks/Analysis/AccessPattern.h"
 #include "polyblocks/Analysis/LoopNests.h"
 
-#include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/Debug.h"
