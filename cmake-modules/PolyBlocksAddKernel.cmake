@@ -1,14 +1,16 @@
 # polyblocks_add_kernel(<target>
 #                       SOURCES k.mlir [more.mlir ...]
-#                       [TARGET cpu]            # code generation target (default: cpu)
+#                       [TARGET cpu|nvgpu]      # code generation target (default: cpu)
 #                       [CPU <name>]            # CPU to generate code for (default: host)
+#                       [CHIP <name>]           # GPU to generate code for (nvgpu: sm_80 ... sm_90a; default sm_80)
 #                       [OPTIONS <pbtool flags>...])
 #
 # Compiles each .mlir tensor program with `pbtool compile` at build time into
 # an object file and a C header named after the source (k.mlir -> k.h), and
 # creates a STATIC library <target> holding the objects. Linking <target>
 # puts the headers on the include path and brings in what the generated code
-# needs (PolyBlocks::runtime). A source is recompiled when it or pbtool
+# needs (PolyBlocks::runtime for CPUs; PolyBlocks::gpu_runtime, the shared
+# runtime that loads the CUDA driver at run time, for GPUs). A source is recompiled when it or pbtool
 # changes, through a depfile, with Ninja and with Makefiles.
 #
 # Every kernel's flags are also recorded in
@@ -28,16 +30,19 @@ function(polyblocks_add_kernel target)
   if(NOT PB_TARGET)
     set(PB_TARGET cpu)
   endif()
-  if(NOT PB_TARGET STREQUAL "cpu")
-    message(FATAL_ERROR "polyblocks_add_kernel(${target}): unknown TARGET '${PB_TARGET}' (known targets: cpu)")
+  if(NOT PB_TARGET MATCHES "^(cpu|nvgpu)$")
+    message(FATAL_ERROR "polyblocks_add_kernel(${target}): unknown TARGET '${PB_TARGET}' (known targets: cpu, nvgpu)")
   endif()
-  if(PB_CHIP)
+  if(PB_CHIP AND PB_TARGET STREQUAL "cpu")
     message(FATAL_ERROR "polyblocks_add_kernel(${target}): CHIP names a GPU; for TARGET cpu use CPU <name>")
   endif()
 
   set(flags "--target=${PB_TARGET}")
   if(PB_CPU)
     list(APPEND flags "--cpu=${PB_CPU}")
+  endif()
+  if(PB_CHIP)
+    list(APPEND flags "--chip=${PB_CHIP}")
   endif()
   list(APPEND flags ${PB_OPTIONS})
 
@@ -74,7 +79,11 @@ function(polyblocks_add_kernel target)
     set_target_properties(${target} PROPERTIES LINKER_LANGUAGE C)
   endif()
   target_include_directories(${target} PUBLIC "$<BUILD_INTERFACE:${out_dir}/include>")
-  target_link_libraries(${target} PUBLIC PolyBlocks::runtime)
+  if(PB_TARGET STREQUAL "cpu")
+    target_link_libraries(${target} PUBLIC PolyBlocks::runtime)
+  else()
+    target_link_libraries(${target} PUBLIC PolyBlocks::gpu_runtime)
+  endif()
 endfunction()
 
 # Records one kernel's flags for polyblocks_commands.json, written once at

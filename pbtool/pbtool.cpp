@@ -21,6 +21,7 @@
 #include "polyblocks/Support/HostTensor.h"
 #include "polyblocks/Support/Version.h"
 #include "polyblocks/Target/CPUTarget.h"
+#include "polyblocks/Target/GPUTarget.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -66,7 +67,8 @@ static cl::opt<std::string>
                   cl::sub(benchCmd), cl::cat(pbCategory));
 static cl::opt<std::string>
     targetName(flag::kTarget,
-               cl::desc("code generation target: cpu (default: cpu)"),
+               cl::desc("code generation target: cpu or nvgpu (default: "
+                        "cpu)"),
                cl::init("cpu"), cl::sub(compileCmd), cl::sub(runCmd),
                cl::sub(crosscheckCmd), cl::sub(benchCmd), cl::cat(pbCategory));
 static cl::opt<std::string>
@@ -75,6 +77,12 @@ static cl::opt<std::string>
                      "x86-64-v3, skylake-avx512), or 'host' (default: host)"),
             cl::init("host"), cl::sub(compileCmd), cl::sub(runCmd),
             cl::sub(crosscheckCmd), cl::sub(benchCmd), cl::cat(pbCategory));
+static cl::opt<std::string> chipName(
+    flag::kChip,
+    cl::desc("GPU to generate code for: sm_70 ... sm_90a for nvgpu (default: "
+             "sm_80)"),
+    cl::sub(compileCmd), cl::sub(runCmd), cl::sub(crosscheckCmd),
+    cl::sub(benchCmd), cl::cat(pbCategory));
 static cl::opt<std::string> cpuFeatures(
     flag::kCPUFeatures,
     cl::desc("LLVM target features, e.g. '+avx2,+fma' (default: those of the "
@@ -123,7 +131,9 @@ static cl::opt<std::string> compileTo(
              "(affine), s3 (optimize), s4 (map), s5 (llvm dialect)"),
     cl::value_desc("stage"), cl::sub(compileCmd), cl::cat(pbCategory));
 static cl::opt<std::string>
-    emitKind("emit", cl::desc("what to write: obj (default), asm, llvm (LLVM IR)"),
+    emitKind("emit", cl::desc("what to write: obj (default), asm, llvm (LLVM "
+                              "IR of the host code); for nvgpu also ptx "
+                              "and cubin (the device code)"),
              cl::init("obj"), cl::sub(compileCmd), cl::cat(pbCategory));
 static cl::opt<std::string> dumpStagesDir(
     "dump-stages",
@@ -174,6 +184,7 @@ static std::optional<PipelineOptions> getPipelineOptions() {
   CompileFlags flags;
   flags.target = targetName;
   flags.cpu = cpuName;
+  flags.chip = chipName;
   flags.cpuFeatures = cpuFeatures;
   flags.triple = tripleName;
   flags.noParallel = noParallel;
@@ -306,18 +317,27 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
       return kUsageError;
     }
   }
-  CodeKind codeKind;
+  CodeKind codeKind = CodeKind::Object;
+  bool gpu = isGPUTarget(options->target);
+  bool emitDevice = emitKind == "ptx" || emitKind == "cubin";
   if (emitKind == "obj")
     codeKind = CodeKind::Object;
   else if (emitKind == "asm")
     codeKind = CodeKind::Assembly;
   else if (emitKind == "llvm")
     codeKind = CodeKind::LLVMIR;
-  else {
+  else if (emitDevice && !gpu) {
+    reportError("--emit=" + emitKind + " is device code of a GPU target; "
+                "add --target=nvgpu");
+    return kUsageError;
+  } else if (!emitDevice) {
     reportError("unknown --emit kind '" + emitKind +
-                "' (expected obj, asm or llvm)");
+                "' (expected obj, asm, llvm, ptx or cubin)");
     return kUsageError;
   }
+  // PTX is what S5 embeds when asked for assembly instead of a cubin.
+  if (emitKind == "ptx")
+    options->gpuBinaryFormat = "isa";
   if (lastStage && emitKind.getNumOccurrences()) {
     reportError("--compile-to and --emit cannot be combined: --compile-to "
                 "writes MLIR");
@@ -380,6 +400,15 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   if (lastStage) {
     llvm::raw_svector_ostream os(contents);
     module.print(os);
+  } else if (emitDevice) {
+    llvm::Expected<std::string> image = getEmbeddedDeviceImage(module);
+    if (!image) {
+      reportError(image.takeError());
+      return kError;
+    }
+    contents.assign(image->begin(), image->end());
+    if (emitKind == "cubin")
+      defaultOutput = (stem + ".cubin").str();
   } else {
     if (llvm::Error err = emitCode(module, **tm, codeKind, contents)) {
       reportError(std::move(err));
@@ -402,7 +431,12 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
     header = renderKernelHeader(program->signatures,
                                 llvm::sys::path::filename(inputFilename),
                                 makeIncludeGuard(headerName), headerName,
-                                (targetName + " (" + (*tm)->getTargetCPU() + ")").str());
+                                (targetName + " (" +
+                                 (gpu ? StringRef(options->chip)
+                                      : (*tm)->getTargetCPU()) +
+                                 ")")
+                                    .str(),
+                                gpu);
     pending.push_back({headerFilename, [&](raw_ostream &os) {
                          os << header;
                          return llvm::Error::success();

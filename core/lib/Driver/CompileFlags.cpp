@@ -9,7 +9,10 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Target/TargetMachine.h"
+
+#include <cstdlib>
 
 #include <mutex>
 
@@ -34,6 +37,31 @@ static std::optional<bool> parseBool(StringRef value) {
   if (value == "false" || value == "FALSE" || value == "False" || value == "0")
     return false;
   return std::nullopt;
+}
+
+/// sm_70 and newer, with an optional architecture-specific 'a' (sm_90a):
+/// what tensor cores and PTX 8.0 cover.
+static bool isKnownNVIDIAChip(StringRef chip) {
+  StringRef digits = chip;
+  if (!digits.consume_front("sm_"))
+    return false;
+  digits.consume_back("a");
+  unsigned version;
+  if (digits.getAsInteger(10, version))
+    return false;
+  return llvm::is_contained({70u, 72u, 75u, 80u, 86u, 87u, 89u, 90u}, version);
+}
+
+/// The CUDA toolkit for ptxas: $CUDA_PATH, $CUDA_HOME, then
+/// /usr/local/cuda; empty when none has bin/ptxas (ptxas is then looked up
+/// on PATH).
+static std::string findCUDAToolkit() {
+  for (const char *var : {"CUDA_PATH", "CUDA_HOME"})
+    if (const char *dir = std::getenv(var); dir && *dir)
+      return dir;
+  if (llvm::sys::fs::can_execute("/usr/local/cuda/bin/ptxas"))
+    return "/usr/local/cuda";
+  return "";
 }
 
 llvm::Error parseCompileFlags(ArrayRef<std::string> args, CompileFlags &flags) {
@@ -62,7 +90,8 @@ llvm::Error parseCompileFlags(ArrayRef<std::string> args, CompileFlags &flags) {
 
     bool known = llvm::is_contained(
         std::initializer_list<StringRef>{
-            flag::kTarget, flag::kCPU, flag::kCPUFeatures, flag::kTriple,
+            flag::kTarget, flag::kCPU, flag::kChip, flag::kCPUFeatures,
+            flag::kTriple,
             flag::kTileCacheSizeKiB, flag::kExperimentalS3Passes},
         name);
     bool other = llvm::is_contained(kOtherValueFlags, name);
@@ -79,6 +108,8 @@ llvm::Error parseCompileFlags(ArrayRef<std::string> args, CompileFlags &flags) {
       flags.target = value->str();
     else if (name == flag::kCPU)
       flags.cpu = value->str();
+    else if (name == flag::kChip)
+      flags.chip = value->str();
     else if (name == flag::kCPUFeatures)
       flags.cpuFeatures = value->str();
     else if (name == flag::kTriple)
@@ -98,8 +129,21 @@ resolvePipelineOptions(const CompileFlags &flags) {
   std::optional<TargetKind> target = parseTargetKind(flags.target);
   if (!target)
     return makeFlagError("unknown target '" + flags.target +
-                         "' (known targets: cpu)");
+                         "' (known targets: cpu, nvgpu)");
   options.target = *target;
+  if (isGPUTarget(*target)) {
+    if (!flags.chip.empty()) {
+      if (!isKnownNVIDIAChip(flags.chip))
+        return makeFlagError("unknown chip '" + flags.chip +
+                             "' for target nvgpu (expected sm_70 ... sm_90a, "
+                             "e.g. sm_80, sm_86, sm_89, sm_90)");
+      options.chip = flags.chip;
+    }
+    options.cudaToolkitPath = findCUDAToolkit();
+  } else if (!flags.chip.empty()) {
+    return makeFlagError("--chip names a GPU, but the target is " +
+                         flags.target + " (use --cpu for CPUs)");
+  }
   options.cpu = flags.cpu;
   options.cpuFeatures = flags.cpuFeatures;
   options.triple = flags.triple;

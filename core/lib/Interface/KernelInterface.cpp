@@ -390,7 +390,7 @@ static std::string getMacroBase(const KernelSignature &sig,
   return StringRef(sig.name).upper() + "_" + StringRef(param.name).upper();
 }
 
-static std::string renderFunction(const KernelSignature &sig) {
+static std::string renderFunction(const KernelSignature &sig, bool gpu) {
   std::string signature, macros, params;
   llvm::raw_string_ostream sigOs(signature), macroOs(macros), paramOs(params);
 
@@ -424,6 +424,10 @@ static std::string renderFunction(const KernelSignature &sig) {
   }
   for (const TensorParam &p : sig.results) {
     paramOs << (first ? "" : ", ") << p.getInfo().cName << "* " << p.name;
+    first = false;
+  }
+  if (gpu) {
+    paramOs << (first ? "" : ", ") << "void* stream";
     first = false;
   }
   if (first)
@@ -460,16 +464,31 @@ LogicalResult checkHeaderNames(ArrayRef<KernelSignature> signatures) {
 
 std::string renderKernelHeader(ArrayRef<KernelSignature> signatures,
                                StringRef sourceName, StringRef guard,
-                               StringRef headerName, StringRef target) {
+                               StringRef headerName, StringRef target,
+                               bool gpu) {
   std::string functions;
   for (const KernelSignature &sig : signatures)
-    functions += renderFunction(sig);
+    functions += renderFunction(sig, gpu);
+  std::string targetNotes =
+      gpu ? " * On this GPU target every buffer is a device pointer, and the "
+            "last argument is\n"
+            " * the stream to run on (a CUstream; NULL is the default "
+            "stream). Kernels run\n"
+            " * asynchronously on it: synchronize the stream before reading "
+            "results. A\n"
+            " * non-zero status is a pbStatus (polyblocks/runtime.h); "
+            "pbrtGetLastError() says\n"
+            " * why. The device code is loaded on the first call, into the "
+            "current context\n"
+            " * (the primary context of device 0 if there is none).\n"
+          : "";
   return fillTemplate(kKernelHeaderTemplate,
                       {{"HEADER_NAME", headerName.str()},
                        {"SOURCE", sourceName.str()},
                        {"VERSION", getPolyBlocksVersion()},
                        {"TARGET", target.str()},
                        {"GUARD", guard.str()},
+                       {"TARGET_NOTES", targetNotes},
                        {"FUNCTIONS", functions}});
 }
 

@@ -15,6 +15,8 @@
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
@@ -75,6 +77,8 @@ std::optional<Stage> parseStage(StringRef id) {
 std::optional<TargetKind> parseTargetKind(StringRef name) {
   if (name == "cpu")
     return TargetKind::CPU;
+  if (name == "nvgpu")
+    return TargetKind::NVGPU;
   return std::nullopt;
 }
 
@@ -82,6 +86,8 @@ StringRef getTargetKindName(TargetKind kind) {
   switch (kind) {
   case TargetKind::CPU:
     return "cpu";
+  case TargetKind::NVGPU:
+    return "nvgpu";
   }
   llvm_unreachable("unknown target kind");
 }
@@ -145,7 +151,27 @@ getRegisterTile(const PipelineOptions &options) {
   return PBRegisterTileContractionOptions{mr, nr, kc};
 }
 
+/// S3 for GPUs: the target-neutral part of the CPU pipeline (fusion along
+/// parallel loops keeps whole bands parallel for pb-map-to-gpu); the CPU's
+/// loop orders, packing and register tiles are not for GPUs.
+static void buildGPUS3Pipeline(OpPassManager &pm) {
+  OpPassManager &fpm = pm.nest<func::FuncOp>();
+  fpm.addPass(createCanonicalizerPass());
+  fpm.addPass(affine::createAffineScalarReplacementPass());
+  fpm.addPass(createPBForwardFills());
+  fpm.addPass(affine::createAffineLoopInvariantCodeMotionPass());
+  fpm.addPass(createPBFuseLoopNests());
+  fpm.addPass(createPBPromoteAccumulators());
+  fpm.addPass(affine::createAffineScalarReplacementPass());
+  fpm.addPass(affine::createAffineLoopInvariantCodeMotionPass());
+  fpm.addPass(createPBHoistReciprocals());
+  fpm.addPass(createCanonicalizerPass());
+  fpm.addPass(createCSEPass());
+}
+
 void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
+  if (isGPUTarget(options.target))
+    return buildGPUS3Pipeline(pm);
   // Upstream fusion and tiling are experimental switches, off by default:
   // producer-consumer fusion miscompiles nests that reuse a buffer or write
   // it through a subview (tests/e2e/softmax.mlir and others), sibling fusion
@@ -209,7 +235,39 @@ static void addHostExpansions(OpPassManager &pm) {
   fpm.addPass(createPBExpandArith());
 }
 
+/// The PTX version the NVVM target asks for: 8.0 covers sm_80 ... sm_90a
+/// and is accepted by ptxas from CUDA 12.0 on.
+static constexpr char kPTXFeatures[] = "+ptx80";
+
+/// S4 for GPUs: kernels out of loop nests, outlined into one GPU module for
+/// the chip.
+static void buildGPUS4Pipeline(OpPassManager &pm,
+                               const PipelineOptions &options) {
+  // affine nests -> gpu.launch
+  pm.addNestedPass<func::FuncOp>(createPBMapToGPU());
+  // affine -> scf (host and kernels)
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createCanonicalizerPass());
+  // gpu.launch -> gpu.module + gpu.launch_func (constants sunk back into
+  // the kernels, where they fold)
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createPBMergeGPUModules());
+  // Host views the kernels now compute themselves.
+  pm.addPass(createCanonicalizerPass());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = kPTXFeatures;
+  target.optLevel = 3;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  device.addPass(createPBExpandArith());
+  device.addPass(createCanonicalizerPass());
+}
+
 void buildS4Pipeline(OpPassManager &pm, const PipelineOptions &options) {
+  if (isGPUTarget(options.target))
+    return buildGPUS4Pipeline(pm, options);
   // affine -> scf
   pm.addPass(createLowerAffinePass());
   // scf.parallel -> omp
@@ -220,7 +278,9 @@ void buildS4Pipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createCanonicalizerPass());
 }
 
-void buildS5Pipeline(OpPassManager &pm, const PipelineOptions &options) {
+/// The part of S5 that turns the host code into the LLVM dialect, for every
+/// target.
+static void addHostLowering(OpPassManager &pm) {
   pm.addPass(createPBMarkNoAlias());
   // memref -> llvm (before scf -> cf: OpenMP's alloca scopes must be lowered
   // while their regions still hold a single block)
@@ -244,6 +304,30 @@ void buildS5Pipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
+}
+
+void buildS5Pipeline(OpPassManager &pm, const PipelineOptions &options) {
+  if (isGPUTarget(options.target)) {
+    // kernels: gpu -> nvvm, scf -> cf, memref -> llvm
+    OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+    device.addPass(memref::createExpandStridedMetadataPass());
+    device.addPass(createLowerAffinePass());
+    device.addPass(createSCFToControlFlowPass());
+    ConvertGpuOpsToNVVMOpsOptions nvvm;
+    nvvm.indexBitwidth = 64;
+    nvvm.useBarePtrCallConv = true;
+    device.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+    device.addPass(createCanonicalizerPass());
+    device.addPass(createReconcileUnrealizedCastsPass());
+    // nvvm -> PTX (LLVM's NVPTX back end) -> cubin (ptxas)
+    GpuModuleToBinaryPassOptions binary;
+    binary.compilationTarget = options.gpuBinaryFormat;
+    binary.toolkitPath = options.cudaToolkitPath;
+    pm.addPass(createGpuModuleToBinaryPass(binary));
+    // gpu.binary + gpu.launch_func -> embedded image + runtime calls
+    pm.addPass(createPBLowerGPUHost());
+  }
+  addHostLowering(pm);
 }
 
 void buildStagePipeline(OpPassManager &pm, Stage stage,

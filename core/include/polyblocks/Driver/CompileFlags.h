@@ -26,6 +26,7 @@ namespace polyblocks {
 namespace flag {
 inline constexpr char kTarget[] = "target";
 inline constexpr char kCPU[] = "cpu";
+inline constexpr char kChip[] = "chip";
 inline constexpr char kCPUFeatures[] = "cpu-features";
 inline constexpr char kTriple[] = "triple";
 inline constexpr char kNoParallel[] = "no-parallel";
@@ -39,6 +40,8 @@ inline constexpr char kExperimentalS3Passes[] = "experimental-s3-passes";
 struct CompileFlags {
   std::string target = "cpu";
   std::string cpu = "host";
+  /// GPU chip; empty = the target's default (sm_80 for nvgpu).
+  std::string chip;
   std::string cpuFeatures;
   std::string triple;
   bool noParallel = false;
@@ -58,9 +61,10 @@ llvm::Error parseCompileFlags(llvm::ArrayRef<std::string> args,
                               CompileFlags &flags);
 
 /// Checks `flags` and turns them into pipeline options: the target is
-/// known, --experimental-s3-passes parses, the triple and CPU exist; S3's
-/// CPU parameters (vector width, registers, L1d) are set from the CPU. The
-/// error messages are pbtool's.
+/// known, --experimental-s3-passes parses, the triple and CPU exist, a chip
+/// is named only for a GPU target and is one it knows; S3's CPU parameters
+/// (vector width, registers, L1d) are set from the CPU, and the CUDA
+/// toolkit is located for nvgpu. The error messages are pbtool's.
 llvm::Expected<PipelineOptions>
 resolvePipelineOptions(const CompileFlags &flags);
 

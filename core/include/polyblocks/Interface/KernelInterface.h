@@ -111,12 +111,13 @@ mlir::LogicalResult checkHeaderNames(llvm::ArrayRef<KernelSignature> signatures)
 
 /// Renders the C header for `signatures` from the header templates.
 /// `headerName`, `sourceName` and `target` are mentioned in the header
-/// comment; `guard` is the include guard macro.
+/// comment; `guard` is the include guard macro. For a GPU target (`gpu`),
+/// every function also takes the stream as its last argument.
 std::string renderKernelHeader(llvm::ArrayRef<KernelSignature> signatures,
                                llvm::StringRef sourceName,
                                llvm::StringRef guard,
                                llvm::StringRef headerName,
-                               llvm::StringRef target);
+                               llvm::StringRef target, bool gpu = false);
 
 /// Derives an include guard from a header file name, e.g. "blur.h" ->
 /// "POLYBLOCKS_BLUR_H".

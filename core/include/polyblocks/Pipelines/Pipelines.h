@@ -39,7 +39,7 @@ const StageInfo &getStageInfo(Stage stage);
 std::optional<Stage> parseStage(llvm::StringRef id);
 
 /// Code generation targets.
-enum class TargetKind { CPU };
+enum class TargetKind { CPU, NVGPU };
 std::optional<TargetKind> parseTargetKind(llvm::StringRef name);
 llvm::StringRef getTargetKindName(TargetKind kind);
 
@@ -47,6 +47,13 @@ llvm::StringRef getTargetKindName(TargetKind kind);
 /// to the textual pipelines' options.
 struct PipelineOptions {
   TargetKind target = TargetKind::CPU;
+  /// GPU targets: the chip ("sm_80", ...), the device binary S5 embeds
+  /// ("bin": cubin through ptxas; "isa": PTX, which the driver compiles when
+  /// it loads it) and the CUDA toolkit holding ptxas (empty: found on PATH
+  /// or in /usr/local/cuda).
+  std::string chip = "sm_80";
+  std::string gpuBinaryFormat = "bin";
+  std::string cudaToolkitPath;
   /// CPU name for LLVM ("host" = the machine running the compiler).
   std::string cpu = "host";
   /// LLVM feature string, e.g. "+avx2,+fma"; empty = the CPU's own features.
@@ -95,6 +102,9 @@ void buildReferencePipeline(mlir::OpPassManager &pm,
 /// Called after each stage with the module as that stage left it.
 using StageCallback =
     llvm::function_ref<mlir::LogicalResult(const StageInfo &, mlir::ModuleOp)>;
+
+/// True for the targets whose kernels run on a GPU.
+inline bool isGPUTarget(TargetKind kind) { return kind == TargetKind::NVGPU; }
 
 /// Runs S1 up to and including `last` on `module`, one pass manager per
 /// stage. A stage that fails without saying why gets a located error naming

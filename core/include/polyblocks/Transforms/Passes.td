@@ -535,6 +535,69 @@ def PBParallelizeOuterLoops
 // S4: affine -> target dialects
 //===----------------------------------------------------------------------===//
 
+def PBMapToGPU : Pass<"pb-map-to-gpu", "::mlir::func::FuncOp"> {
+  let summary = "Turn the loop nests of an entry point into GPU kernel launches";
+  let description = [{
+    For a GPU target, every piece of work in a function body runs on the
+    device; the body itself keeps only buffer allocation and the launches.
+
+    - A top-level nest whose outer loops form a band of perfectly nested,
+      dependence-free loops with constant bounds is launched with one thread
+      per iteration of the band: the band's iterations are numbered
+      row-major (the innermost band loop fastest, so that consecutive
+      threads of a warp touch consecutive elements of a row-major buffer),
+      the launch has `ceil(iterations / block-size)` blocks of `block-size`
+      threads (fewer threads, rounded up to a warp, for small bands), each
+      thread recovers its loop indices by division and guards against the
+      last block's excess threads, and runs the loops inside the band.
+    - Other work (a nest whose outer loop carries a dependence, a single
+      store) runs in order on a single thread, consecutive pieces in one
+      launch.
+    - Pure operations the kernels need (constants, views, `memref.get_global`)
+      are copied into each launch, so that kernels take only buffer
+      arguments; `memref.alloca` at the top level becomes a device
+      allocation freed before the return.
+
+    ```mlir
+    affine.for %i = 0 to 64 { affine.for %j = 0 to 1000 { ... } }
+    // becomes (64000 iterations, 250 blocks of 256 threads)
+    gpu.launch blocks(%bx, ...) in (%gx = %c250, ...) threads(%tx, ...) in (%sx = %c256, ...) {
+      %lin = affine.apply ()[s0, s1] -> (s0 * 256 + s1)()[%bx, %tx]
+      %i = affine.apply ()[s0] -> (s0 floordiv 1000)()[%lin]
+      %j = affine.apply ()[s0] -> (s0 mod 1000)()[%lin]
+      ...
+    }
+    ```
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "unsigned", /*default=*/"256",
+           "threads per block for a band with enough iterations (default: "
+           "256)">
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def PBMergeGPUModules : Pass<"pb-merge-gpu-modules", "::mlir::ModuleOp"> {
+  let summary = "Gather all outlined kernels into one GPU module";
+  let description = [{
+    Upstream kernel outlining gives every kernel its own `gpu.module`; this
+    pass moves them all into the first one (`@pb_kernels`), so that a
+    program becomes one device binary, loaded once, and updates the
+    `gpu.launch_func` references. Symbols the outlining copied into several
+    modules (constant `memref.global`s) are kept once.
+
+    ```mlir
+    gpu.module @f_kernel { gpu.func @f_kernel(...) kernel }
+    gpu.module @f_kernel_0 { gpu.func @f_kernel_0(...) kernel }
+    // becomes
+    gpu.module @pb_kernels { gpu.func @f_kernel(...) kernel  gpu.func @f_kernel_0(...) kernel }
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def PBApproximateMath : Pass<"pb-approximate-math", "::mlir::func::FuncOp"> {
   let summary = "Replace f32 exp, log, tanh, erf and friends by inline polynomials";
   let description = [{
@@ -559,7 +622,7 @@ def PBApproximateMath : Pass<"pb-approximate-math", "::mlir::func::FuncOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
-def PBExpandArith : Pass<"pb-expand-arith", "::mlir::func::FuncOp"> {
+def PBExpandArith : Pass<"pb-expand-arith"> {
   let summary = "Expand the arith ops that have no LLVM lowering (bf16 conversions, ceil/floor division)";
   let description = [{
     `arith.extf` / `arith.truncf` between bf16 and f32 become integer shifts
@@ -600,6 +663,37 @@ def PBMarkNoAlias : Pass<"pb-mark-noalias", "::mlir::ModuleOp"> {
     ```
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def PBLowerGPUHost : Pass<"pb-lower-gpu-host", "::mlir::ModuleOp"> {
+  let summary = "Embed the device binary and launch its kernels through the PolyBlocks runtime";
+  let description = [{
+    Runs after `gpu-module-to-binary`. The device binary (cubin, PTX or
+    HSACO) becomes a constant global of the host object, and every public
+    function gets the stream as its last argument (`!llvm.ptr`: a
+    `CUstream` or `hipStream_t`, null for the default stream). In its body:
+
+    - `gpu.launch_func` becomes a call to `pbrtLaunch`, passing the binary,
+      a per-binary module slot and a per-kernel function slot (filled once,
+      on first use, by the runtime), the kernel's name, grid and block
+      sizes, the stream and the addresses of the kernel arguments (buffers
+      as device pointers, index values as i64);
+    - `memref.alloc` becomes `pbrtAlloc` and `memref.dealloc` `pbrtFree`,
+      stream-ordered;
+    - the status result threads through the calls: each runtime call takes
+      the status so far and does nothing once it is non-zero, and the
+      function returns the final status. Buffers are freed whatever the
+      status.
+
+    ```mlir
+    gpu.launch_func @pb_kernels::@f_kernel blocks in (%c4, %c1, %c1) threads in (%c256, %c1, %c1) args(%a : memref<1000xf32>, ...)
+    // becomes
+    %s1 = llvm.call @pbrtLaunch(%s0, @__pb_gpu_module_pb_kernels, @__pb_gpu_image_pb_kernels, %size, @__pb_gpu_function_f_kernel, @__pb_gpu_name_f_kernel, %c4, ..., %stream, %args)
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 #endif // POLYBLOCKS_TRANSFORMS_PASSES

@@ -1,0 +1,32 @@
+//===- GPUTarget.h - The device code of GPU targets -------------*- C++ -*-===//
+//
+// S5 for GPUs leaves a host module in the LLVM dialect with the device
+// binary (cubin, PTX or HSACO) embedded as a constant global; the host
+// object is then emitted like a CPU one (CPUTarget.h). This names that
+// global and reads it back, for `pbtool compile --emit=ptx|cubin`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POLYBLOCKS_TARGET_GPUTARGET_H
+#define POLYBLOCKS_TARGET_GPUTARGET_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace polyblocks {
+
+/// Prefix of the global holding a device binary (followed by the name of
+/// the gpu.binary it came from).
+inline constexpr llvm::StringLiteral kDeviceImagePrefix = "__pb_gpu_image_";
+
+/// The device binary embedded in `module` (S5's output for a GPU target):
+/// the cubin or HSACO bytes, or the PTX text without its terminating NUL.
+/// Fails when the module embeds none or several.
+llvm::Expected<std::string> getEmbeddedDeviceImage(mlir::ModuleOp module);
+
+} // namespace polyblocks
+
+#endif // POLYBLOCKS_TARGET_GPUTARGET_H

@@ -1,0 +1,31 @@
+//===- GPUTarget.cpp - The device code of GPU targets ---------------------===//
+
+#include "polyblocks/Target/GPUTarget.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+using namespace mlir;
+
+namespace polyblocks {
+
+llvm::Expected<std::string> getEmbeddedDeviceImage(ModuleOp module) {
+  std::optional<std::string> image;
+  for (auto global : module.getOps<LLVM::GlobalOp>()) {
+    if (!global.getSymName().starts_with(kDeviceImagePrefix))
+      continue;
+    auto bytes = dyn_cast_or_null<StringAttr>(global.getValueOrNull());
+    if (image || !bytes)
+      return llvm::createStringError(
+          "the compiled module does not hold exactly one device binary");
+    image = bytes.getValue().str();
+  }
+  if (!image)
+    return llvm::createStringError(
+        "the compiled module holds no device binary (is the target a GPU?)");
+  // PTX is embedded NUL-terminated, as the driver expects.
+  if (!image->empty() && image->back() == '\0')
+    image->pop_back();
+  return *image;
+}
+
+} // namespace polyblocks
