@@ -97,6 +97,13 @@ static cl::opt<bool> noParallel(
     cl::desc("do not run loops on several cores (no OpenMP runtime needed)"),
     cl::sub(compileCmd), cl::sub(runCmd), cl::sub(crosscheckCmd),
     cl::sub(benchCmd), cl::cat(pbCategory));
+static cl::opt<bool> emulateGPU(
+    flag::kEmulateGPU,
+    cl::desc("for testing a GPU target without a GPU: run each kernel's "
+             "blocks and threads as loops on the CPU instead of making device "
+             "code"),
+    cl::sub(compileCmd), cl::sub(runCmd), cl::sub(crosscheckCmd),
+    cl::sub(benchCmd), cl::cat(pbCategory));
 static cl::opt<bool> fuse(
     flag::kFuse,
     cl::desc("experimental: upstream sibling fusion of loop nests (known to "
@@ -188,6 +195,7 @@ static std::optional<PipelineOptions> getPipelineOptions() {
   flags.cpuFeatures = cpuFeatures;
   flags.triple = tripleName;
   flags.noParallel = noParallel;
+  flags.emulateGPU = emulateGPU;
   flags.fuse = fuse;
   flags.tileCacheSizeKiB = tileCacheKiB;
   flags.extraS3Passes = extraS3Passes;

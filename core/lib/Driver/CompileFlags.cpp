@@ -79,12 +79,15 @@ llvm::Error parseCompileFlags(ArrayRef<std::string> args, CompileFlags &flags) {
     }
 
     // Boolean flags never take the next argument.
-    if (name == flag::kNoParallel || name == flag::kFuse) {
+    if (name == flag::kNoParallel || name == flag::kFuse ||
+        name == flag::kEmulateGPU) {
       std::optional<bool> on = value ? parseBool(*value) : true;
       if (!on)
         return makeFlagError("bad value '" + *value + "' for --" + name +
                              " (expected true or false)");
-      (name == flag::kNoParallel ? flags.noParallel : flags.fuse) = *on;
+      (name == flag::kNoParallel ? flags.noParallel
+       : name == flag::kFuse     ? flags.fuse
+                                 : flags.emulateGPU) = *on;
       continue;
     }
 
@@ -140,9 +143,13 @@ resolvePipelineOptions(const CompileFlags &flags) {
       options.chip = flags.chip;
     }
     options.cudaToolkitPath = findCUDAToolkit();
+    options.emulateGPU = flags.emulateGPU;
   } else if (!flags.chip.empty()) {
     return makeFlagError("--chip names a GPU, but the target is " +
                          flags.target + " (use --cpu for CPUs)");
+  } else if (flags.emulateGPU) {
+    return makeFlagError("--emulate-gpu runs a GPU target's kernels on the "
+                         "CPU, but the target is " + flags.target);
   }
   options.cpu = flags.cpu;
   options.cpuFeatures = flags.cpuFeatures;

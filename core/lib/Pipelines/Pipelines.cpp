@@ -248,6 +248,14 @@ static void buildGPUS4Pipeline(OpPassManager &pm,
   // affine -> scf (host and kernels)
   pm.addPass(createLowerAffinePass());
   pm.addPass(createCanonicalizerPass());
+  if (options.emulateGPU) {
+    // gpu.launch -> scf.for over blocks and threads; then the CPU's S4
+    pm.addNestedPass<func::FuncOp>(createPBEmulateGPULaunches());
+    addHostExpansions(pm);
+    pm.addNestedPass<func::FuncOp>(createPBApproximateMath());
+    pm.addPass(createCanonicalizerPass());
+    return;
+  }
   // gpu.launch -> gpu.module + gpu.launch_func (constants sunk back into
   // the kernels, where they fold)
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
@@ -307,7 +315,7 @@ static void addHostLowering(OpPassManager &pm) {
 }
 
 void buildS5Pipeline(OpPassManager &pm, const PipelineOptions &options) {
-  if (isGPUTarget(options.target)) {
+  if (isGPUTarget(options.target) && !options.emulateGPU) {
     // kernels: gpu -> nvvm, scf -> cf, memref -> llvm
     OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
     device.addPass(memref::createExpandStridedMetadataPass());

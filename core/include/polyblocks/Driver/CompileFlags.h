@@ -30,6 +30,7 @@ inline constexpr char kChip[] = "chip";
 inline constexpr char kCPUFeatures[] = "cpu-features";
 inline constexpr char kTriple[] = "triple";
 inline constexpr char kNoParallel[] = "no-parallel";
+inline constexpr char kEmulateGPU[] = "emulate-gpu";
 inline constexpr char kFuse[] = "fuse";
 inline constexpr char kTileCacheSizeKiB[] = "tile-cache-size-kib";
 inline constexpr char kExperimentalS3Passes[] = "experimental-s3-passes";
@@ -45,6 +46,7 @@ struct CompileFlags {
   std::string cpuFeatures;
   std::string triple;
   bool noParallel = false;
+  bool emulateGPU = false;
   bool fuse = false;
   unsigned tileCacheSizeKiB = 0;
   std::string extraS3Passes;

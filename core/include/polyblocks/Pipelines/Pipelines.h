@@ -54,6 +54,10 @@ struct PipelineOptions {
   std::string chip = "sm_80";
   std::string gpuBinaryFormat = "bin";
   std::string cudaToolkitPath;
+  /// GPU targets, for testing without a GPU: run each launch's blocks and
+  /// threads as loops on the CPU (pb-emulate-gpu-launches) instead of
+  /// producing device code; entry points keep the CPU interface.
+  bool emulateGPU = false;
   /// CPU name for LLVM ("host" = the machine running the compiler).
   std::string cpu = "host";
   /// LLVM feature string, e.g. "+avx2,+fma"; empty = the CPU's own features.

@@ -579,6 +579,29 @@ def PBMapToGPU : Pass<"pb-map-to-gpu", "::mlir::func::FuncOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def PBEmulateGPULaunches
+    : Pass<"pb-emulate-gpu-launches", "::mlir::func::FuncOp"> {
+  let summary = "Run GPU launches as loops over their blocks and threads on the CPU";
+  let description = [{
+    A testing aid for GPU targets on machines without a GPU: every
+    `gpu.launch` becomes `scf.for` loops over its grid and block (z, y, x,
+    outermost first), with the block and thread ids and sizes replaced by
+    the loop indices and bounds, so that the mapping S3 and S4 chose runs
+    and can be compared with the reference lowering on the CPU. Only
+    launches whose threads do not talk to each other can be run this way:
+    a launch with barriers, shuffles, shared memory or other `gpu` ops is
+    rejected. Runs after `lower-affine` (loop indices are not affine
+    symbols).
+
+    ```mlir
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c4, ...) threads(%tx, ...) in (%sx = %c256, ...) { ... }
+    // becomes
+    scf.for %bz = %c0 to %c1 step %c1 { ... scf.for %tx = %c0 to %c256 step %c1 { ... } }
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
 def PBMergeGPUModules : Pass<"pb-merge-gpu-modules", "::mlir::ModuleOp"> {
   let summary = "Gather all outlined kernels into one GPU module";
   let description = [{
