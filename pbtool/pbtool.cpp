@@ -22,6 +22,7 @@
 #include "polyblocks/Support/Version.h"
 #include "polyblocks/Target/CPUTarget.h"
 #include "polyblocks/Target/GPUTarget.h"
+#include "polyblocks/runtime.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -51,7 +52,8 @@ static cl::SubCommand compileCmd(
     "compile", "Compile a tensor program into an object file and C header, "
                "or into the IR of any stage");
 static cl::SubCommand runCmd(
-    "run", "Compile a tensor program and run one function on the CPU");
+    "run", "Compile a tensor program and run one function (on the GPU for "
+           "a GPU target)");
 static cl::SubCommand crosscheckCmd(
     "crosscheck", "Run every public function through the optimizing pipeline "
                   "and the unoptimized reference lowering on the same random "
@@ -250,24 +252,87 @@ static std::vector<HostTensor> makeResults(const KernelSignature &sig) {
   return results;
 }
 
-/// Calls `sig` through `jit`; reports a failed call or a non-zero status.
+/// True when the kernels of `options` run on a GPU (not emulated).
+static bool runsOnGPU(const PipelineOptions &options) {
+  return isGPUTarget(options.target) && !options.emulateGPU;
+}
+
+/// Reports a non-zero status of @name (with the runtime's reason on a GPU).
+static bool checkStatus(const KernelSignature &sig, int32_t status,
+                        bool gpu) {
+  if (status == 0)
+    return true;
+  reportError("@" + sig.name + " returned status " + Twine(status) +
+              (gpu ? Twine(": ") + pbrtGetLastError() : Twine()));
+  return false;
+}
+
+/// Device copies of a call's arguments and results, for GPU targets.
+class DeviceBuffers {
+public:
+  ~DeviceBuffers() {
+    for (void *p : buffers)
+      pbrtDeviceFree(p);
+  }
+  /// Allocates a device buffer per tensor and copies the tensors in.
+  int32_t upload(ArrayRef<HostTensor> args, ArrayRef<HostTensor> results) {
+    for (ArrayRef<HostTensor> tensors : {args, results})
+      for (const HostTensor &t : tensors) {
+        void *p = nullptr;
+        if (int32_t status = pbrtDeviceAlloc(&p, t.getByteSize()))
+          return status;
+        buffers.push_back(p);
+        if (int32_t status = pbrtCopyToDevice(p, t.data(), t.getByteSize()))
+          return status;
+      }
+    return PB_STATUS_SUCCESS;
+  }
+  /// Copies the results back (they follow the arguments).
+  int32_t download(size_t numArgs, MutableArrayRef<HostTensor> results) {
+    for (auto [i, t] : llvm::enumerate(results))
+      if (int32_t status =
+              pbrtCopyToHost(t.data(), buffers[numArgs + i], t.getByteSize()))
+        return status;
+    return PB_STATUS_SUCCESS;
+  }
+  /// The entry point's arguments: the buffers, then the (default) stream.
+  SmallVector<void *> getCallArguments() const {
+    SmallVector<void *> callArgs(buffers.begin(), buffers.end());
+    callArgs.push_back(nullptr);
+    return callArgs;
+  }
+
+private:
+  SmallVector<void *> buffers;
+};
+
+/// Calls `sig` through `jit` (on the GPU: on device copies of the tensors,
+/// waiting for the kernels); reports a failed call or a non-zero status.
 static bool callKernel(JitModule &jit, const KernelSignature &sig,
                        MutableArrayRef<HostTensor> args,
-                       MutableArrayRef<HostTensor> results) {
+                       MutableArrayRef<HostTensor> results, bool gpu = false) {
   SmallVector<void *> buffers;
-  for (HostTensor &t : args)
-    buffers.push_back(t.data());
-  for (HostTensor &t : results)
-    buffers.push_back(t.data());
+  DeviceBuffers device;
+  if (gpu) {
+    if (!checkStatus(sig, device.upload(args, results), gpu))
+      return false;
+    buffers = device.getCallArguments();
+  } else {
+    for (HostTensor &t : args)
+      buffers.push_back(t.data());
+    for (HostTensor &t : results)
+      buffers.push_back(t.data());
+  }
   auto status = jit.call(sig.name, buffers);
   if (!status) {
     reportError(status.takeError());
     return false;
   }
-  if (*status != 0) {
-    reportError("@" + sig.name + " returned status " + Twine(*status));
+  if (!checkStatus(sig, *status, gpu))
     return false;
-  }
+  if (gpu)
+    return checkStatus(sig, pbrtStreamSynchronize(nullptr), gpu) &&
+           checkStatus(sig, device.download(args.size(), results), gpu);
   return true;
 }
 
@@ -535,7 +600,7 @@ static int runRun(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   if (!jit)
     return kError;
   std::vector<HostTensor> results = makeResults(*sig);
-  if (!callKernel(*jit, *sig, args, results))
+  if (!callKernel(*jit, *sig, args, results, runsOnGPU(*options)))
     return kError;
 
   if (outputs.empty()) {
@@ -596,8 +661,11 @@ static int runCrosscheck(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
       compileForJit(*program->module, *options);
   if (!optimized)
     return kError;
+  // The reference runs on the CPU, whatever the target.
+  PipelineOptions referenceOptions = *options;
+  referenceOptions.target = TargetKind::CPU;
   std::unique_ptr<JitModule> reference =
-      compileForJit(*referenceModule, *options, /*reference=*/true);
+      compileForJit(*referenceModule, referenceOptions, /*reference=*/true);
   if (!reference)
     return kError;
 
@@ -608,7 +676,7 @@ static int runCrosscheck(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
     std::vector<HostTensor> expected = makeResults(*sig);
     std::vector<HostTensor> actual = makeResults(*sig);
     if (!callKernel(*reference, *sig, args, expected) ||
-        !callKernel(*optimized, *sig, args, actual))
+        !callKernel(*optimized, *sig, args, actual, runsOnGPU(*options)))
       return kError;
     bool ok = true;
     double maxErr = 0;
@@ -666,12 +734,33 @@ static int runBench(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   std::mt19937_64 rng(seed);
   std::vector<HostTensor> args = makeRandomArgs(*sig, rng);
   std::vector<HostTensor> results = makeResults(*sig);
-  if (!callKernel(*jit, *sig, args, results)) // warm-up
+  bool gpu = runsOnGPU(*options);
+  if (!callKernel(*jit, *sig, args, results, gpu)) // warm-up
     return kError;
+  // On a GPU, the buffers stay on the device and each timed call waits for
+  // its kernels.
+  DeviceBuffers device;
+  SmallVector<void *> deviceArgs;
+  if (gpu) {
+    if (!checkStatus(*sig, device.upload(args, results), gpu))
+      return kError;
+    deviceArgs = device.getCallArguments();
+  }
+  auto timedCall = [&]() {
+    if (!gpu)
+      return callKernel(*jit, *sig, args, results);
+    auto status = jit->call(sig->name, deviceArgs);
+    if (!status) {
+      reportError(status.takeError());
+      return false;
+    }
+    return checkStatus(*sig, *status, gpu) &&
+           checkStatus(*sig, pbrtStreamSynchronize(nullptr), gpu);
+  };
   std::vector<double> times;
   for (unsigned i = 0; i < std::max(1u, repetitions.getValue()); ++i) {
     auto start = std::chrono::steady_clock::now();
-    if (!callKernel(*jit, *sig, args, results))
+    if (!timedCall())
       return kError;
     times.push_back(std::chrono::duration<double>(
                         std::chrono::steady_clock::now() - start)

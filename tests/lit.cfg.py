@@ -39,3 +39,58 @@ config.substitutions.append(
 # The examples' kernels are in the build tree's compile database.
 if config.pb_build_examples.upper() in ("ON", "1", "YES", "TRUE"):
     config.available_features.add("examples")
+
+# GPU targets. Compiling for nvgpu needs only LLVM; turning PTX into a cubin
+# needs ptxas from a CUDA toolkit; running kernels needs the CUDA driver and
+# a GPU. Tests say which they need, and the reason a kind is skipped is
+# printed.
+import ctypes
+import shutil
+
+config.substitutions.append(("%pb-runtime-include",
+                             os.path.join(config.pb_source_dir, "runtime", "include")))
+config.substitutions.append(("%pb-runtime-lib",
+                             os.path.join(config.pb_binary_dir, "lib")))
+
+
+def find_cuda_file(*relative):
+    roots = [os.environ.get("CUDA_PATH"), os.environ.get("CUDA_HOME"),
+             "/usr/local/cuda"]
+    for root in roots:
+        if root and os.path.exists(os.path.join(root, *relative)):
+            return os.path.join(root, *relative)
+    return None
+
+
+if find_cuda_file("bin", "ptxas") or shutil.which("ptxas"):
+    config.available_features.add("ptxas")
+else:
+    lit_config.note("tests needing ptxas are skipped: no CUDA toolkit "
+                    "($CUDA_PATH, $CUDA_HOME, /usr/local/cuda) and no ptxas on PATH")
+
+cuda_stub = find_cuda_file("lib64", "stubs", "libcuda.so") or \
+    find_cuda_file("lib", "stubs", "libcuda.so")
+if cuda_stub:
+    config.available_features.add("cuda-stub")
+    config.substitutions.append(("%cuda-stub", cuda_stub))
+
+
+def probe_cuda_gpu():
+    """Returns None when a CUDA GPU can run kernels, else the reason."""
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+    except OSError as e:
+        return "the CUDA driver does not load (%s)" % e
+    if cuda.cuInit(0) != 0:
+        return "cuInit failed (no usable GPU)"
+    count = ctypes.c_int(0)
+    if cuda.cuDeviceGetCount(ctypes.byref(count)) != 0 or count.value == 0:
+        return "the CUDA driver sees no GPU"
+    return None
+
+
+gpu_missing = probe_cuda_gpu()
+if gpu_missing is None:
+    config.available_features.add("cuda-gpu")
+else:
+    lit_config.note("GPU execution tests are skipped: " + gpu_missing)
