@@ -80,13 +80,45 @@ TEST(CompileFlagsTest, ResolvesTheTargetMachine) {
   EXPECT_FALSE(options->parallelize);
 }
 
+TEST(CompileFlagsTest, ResolvesGPUChips) {
+  CompileFlags flags;
+  ASSERT_FALSE(static_cast<bool>(
+      parseCompileFlags({"compile", "--target=nvgpu", "--chip", "sm_90a",
+                         "--emulate-gpu"},
+                        flags)));
+  EXPECT_EQ(flags.target, "nvgpu");
+  EXPECT_EQ(flags.chip, "sm_90a");
+  llvm::Expected<PipelineOptions> options = resolvePipelineOptions(flags);
+  ASSERT_TRUE(static_cast<bool>(options))
+      << llvm::toString(options.takeError());
+  EXPECT_EQ(options->target, TargetKind::NVGPU);
+  EXPECT_EQ(options->chip, "sm_90a");
+  EXPECT_TRUE(options->emulateGPU);
+
+  flags = CompileFlags();
+  flags.target = "nvgpu";
+  options = resolvePipelineOptions(flags);
+  ASSERT_TRUE(static_cast<bool>(options))
+      << llvm::toString(options.takeError());
+  EXPECT_EQ(options->chip, "sm_80"); // the default
+  EXPECT_FALSE(options->emulateGPU);
+
+  for (const char *bad : {"sm_50", "sm_8", "gfx90a", "sm_90b"}) {
+    flags.chip = bad;
+    options = resolvePipelineOptions(flags);
+    ASSERT_FALSE(static_cast<bool>(options)) << bad;
+    EXPECT_NE(llvm::toString(options.takeError()).find("unknown chip"),
+              std::string::npos);
+  }
+}
+
 TEST(CompileFlagsTest, ReportsBadValuesAsPbtoolDoes) {
   CompileFlags flags;
   flags.target = "tpu";
   llvm::Expected<PipelineOptions> options = resolvePipelineOptions(flags);
   ASSERT_FALSE(static_cast<bool>(options));
   EXPECT_EQ(llvm::toString(options.takeError()),
-            "unknown target 'tpu' (known targets: cpu)");
+            "unknown target 'tpu' (known targets: cpu, nvgpu)");
 
   flags = CompileFlags();
   flags.cpu = "pentium-9000";
