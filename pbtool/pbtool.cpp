@@ -408,9 +408,11 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
                 "' (expected obj, asm, llvm, ptx or cubin)");
     return kUsageError;
   }
-  // PTX is what S5 embeds when asked for assembly instead of a cubin.
+  // What S5 embeds (a fatbin by default) is what --emit writes.
   if (emitKind == "ptx")
     options->gpuBinaryFormat = "isa";
+  else if (emitKind == "cubin")
+    options->gpuBinaryFormat = "bin";
   if (lastStage && emitKind.getNumOccurrences()) {
     reportError("--compile-to and --emit cannot be combined: --compile-to "
                 "writes MLIR");
@@ -479,6 +481,9 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
       reportError(image.takeError());
       return kError;
     }
+    // PTX is embedded NUL-terminated, as the driver expects.
+    if (emitKind == "ptx" && !image->empty() && image->back() == '\0')
+      image->pop_back();
     contents.assign(image->begin(), image->end());
     if (emitKind == "cubin")
       defaultOutput = (stem + ".cubin").str();

@@ -34,6 +34,7 @@ using CUfunction = CUfunc_st *;
 using CUstream = CUstream_st *;
 constexpr CUresult CUDA_SUCCESS = 0;
 constexpr CUresult CUDA_ERROR_OUT_OF_MEMORY = 2;
+constexpr CUresult CUDA_ERROR_STUB_LIBRARY = 34;
 constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
 constexpr int CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED = 115;
 
@@ -138,11 +139,15 @@ int32_t loadDriver(CudaDriver *&out) {
       if (rc != CUDA_SUCCESS) {
         const char *text = nullptr;
         driver.cuGetErrorString(rc, &text);
-        status = rc == CUDA_ERROR_NO_DEVICE ? PB_STATUS_NO_DEVICE
-                                            : PB_STATUS_DRIVER_ERROR;
-        error = std::string("the CUDA driver found no usable device: ") +
-                (text ? text : "unknown error") + " (CUresult " +
-                std::to_string(rc) + ")";
+        status = rc == CUDA_ERROR_NO_DEVICE     ? PB_STATUS_NO_DEVICE
+                 : rc == CUDA_ERROR_STUB_LIBRARY ? PB_STATUS_NO_DRIVER
+                                                 : PB_STATUS_DRIVER_ERROR;
+        error = rc == CUDA_ERROR_STUB_LIBRARY
+                    ? "the CUDA driver is the toolkit's stub library (no "
+                      "driver installed)"
+                    : std::string("the CUDA driver found no usable device: ") +
+                          (text ? text : "unknown error");
+        error += " (CUresult " + std::to_string(rc) + ")";
       } else {
         int pools = 0;
         driver.asyncAllocation =

@@ -2,6 +2,7 @@
 // driver: the kernel returns a status saying why it could not run, every
 // time, and never crashes or exits. With the toolkit's stub driver (which
 // loads, but has no device) it says that instead.
+// REQUIRES: ptxas
 // RUN: rm -rf %t.dir && mkdir -p %t.dir
 // RUN: %pbtool compile %S/Inputs/bias-exp.mlir --target=nvgpu --emit=obj -o %t.dir/k.o --header %t.dir/bias-exp.h
 // RUN: %cc -std=c99 -Wall -Wextra -Werror -I%t.dir -I%pb-runtime-include %s %t.dir/k.o -L%pb-runtime-lib -lpolyblocks_runtime -Wl,-rpath,%pb-runtime-lib -o %t.exe

@@ -50,15 +50,19 @@ static const StageInfo kStages[] = {
      "fusion along outer parallel loops, accumulators in registers, "
      "reciprocals of loop-invariant divisors, "
      "parallelization of the outermost parallel loop of large nests "
-     "(upstream fusion and cache tiling as experimental switches)"},
+     "(upstream fusion and cache tiling as experimental switches); for GPUs "
+     "the target-neutral part: fills, fusion, accumulators, reciprocals"},
     {Stage::S4, "s4", "map", "pb-s4-pipeline",
      "affine -> target dialects: affine to scf, parallel loops to OpenMP, "
      "math and bf16 expansion for the host, inline polynomial exp, log, "
-     "tanh and erf"},
+     "tanh and erf; for GPUs, loop nests to kernel launches (parallel bands "
+     "one thread per iteration) outlined into one GPU module for the chip"},
     {Stage::S5, "s5", "llvm", "pb-s5-pipeline",
      "-> LLVM dialect: entry-point buffers marked noalias; memref, arith, "
      "math, func (bare-pointer calling convention), cf and OpenMP to LLVM; "
-     "then LLVM IR and object code"},
+     "then LLVM IR and object code; for GPUs, kernels to NVVM, PTX, cubin "
+     "(ptxas) and fatbin embedded in the host object, launches and device "
+     "buffers through the PolyBlocks runtime"},
 };
 
 ArrayRef<StageInfo> getStageTable() { return kStages; }
@@ -327,7 +331,8 @@ void buildS5Pipeline(OpPassManager &pm, const PipelineOptions &options) {
     device.addPass(createConvertGpuOpsToNVVMOps(nvvm));
     device.addPass(createCanonicalizerPass());
     device.addPass(createReconcileUnrealizedCastsPass());
-    // nvvm -> PTX (LLVM's NVPTX back end) -> cubin (ptxas)
+    // nvvm -> PTX (LLVM's NVPTX back end) -> cubin (ptxas), bundled with the
+    // PTX into a fatbin (fatbinary)
     GpuModuleToBinaryPassOptions binary;
     binary.compilationTarget = options.gpuBinaryFormat;
     binary.toolkitPath = options.cudaToolkitPath;

@@ -22,9 +22,6 @@ llvm::Expected<std::string> getEmbeddedDeviceImage(ModuleOp module) {
   if (!image)
     return llvm::createStringError(
         "the compiled module holds no device binary (is the target a GPU?)");
-  // PTX is embedded NUL-terminated, as the driver expects.
-  if (!image->empty() && image->back() == '\0')
-    image->pop_back();
   return *image;
 }
 

@@ -82,10 +82,9 @@ struct LowerGPUHostPass
                << " objects; PolyBlocks embeds exactly one (one chip per "
                   "compilation)";
       auto object = cast<gpu::ObjectAttr>(*binary.getObjects().begin());
-      if (object.getFormat() == gpu::CompilationTarget::Offload ||
-          object.getFormat() == gpu::CompilationTarget::Fatbin)
-        return binary.emitOpError("holds an object in a format the runtime "
-                                  "does not load (expected a binary or "
+      if (object.getFormat() == gpu::CompilationTarget::Offload)
+        return binary.emitOpError("holds LLVM IR, which the runtime does not "
+                                  "load (expected a fatbin, a binary or "
                                   "assembly)");
       std::string bytes = object.getObject().getValue().str();
       if (object.getFormat() == gpu::CompilationTarget::Assembly)

@@ -31,7 +31,8 @@ extern "C" {
 
 typedef enum pbStatus {
   PB_STATUS_SUCCESS = 0,
-  /* The GPU driver library could not be loaded (no driver installed). */
+  /* The GPU driver library could not be loaded (no driver installed, or
+   * only the toolkit's stub). */
   PB_STATUS_NO_DRIVER = 1,
   /* The driver loaded but found no usable device. */
   PB_STATUS_NO_DEVICE = 2,

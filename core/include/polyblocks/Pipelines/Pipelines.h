@@ -48,11 +48,12 @@ llvm::StringRef getTargetKindName(TargetKind kind);
 struct PipelineOptions {
   TargetKind target = TargetKind::CPU;
   /// GPU targets: the chip ("sm_80", ...), the device binary S5 embeds
-  /// ("bin": cubin through ptxas; "isa": PTX, which the driver compiles when
-  /// it loads it) and the CUDA toolkit holding ptxas (empty: found on PATH
-  /// or in /usr/local/cuda).
+  /// ("fatbin": the chip's cubin from ptxas plus the PTX, which the driver
+  /// compiles for newer chips; "bin": the cubin alone; "isa": the PTX
+  /// alone) and the CUDA toolkit holding ptxas and fatbinary (empty: found
+  /// on PATH).
   std::string chip = "sm_80";
-  std::string gpuBinaryFormat = "bin";
+  std::string gpuBinaryFormat = "fatbin";
   std::string cudaToolkitPath;
   /// GPU targets, for testing without a GPU: run each launch's blocks and
   /// threads as loops on the CPU (pb-emulate-gpu-launches) instead of

@@ -22,9 +22,9 @@ namespace polyblocks {
 /// the gpu.binary it came from).
 inline constexpr llvm::StringLiteral kDeviceImagePrefix = "__pb_gpu_image_";
 
-/// The device binary embedded in `module` (S5's output for a GPU target):
-/// the cubin or HSACO bytes, or the PTX text without its terminating NUL.
-/// Fails when the module embeds none or several.
+/// The device binary embedded in `module` (S5's output for a GPU target),
+/// as embedded: a fatbin, cubin or HSACO, or NUL-terminated PTX. Fails when
+/// the module embeds none or several.
 llvm::Expected<std::string> getEmbeddedDeviceImage(mlir::ModuleOp module);
 
 } // namespace polyblocks

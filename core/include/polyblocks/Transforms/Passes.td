@@ -691,8 +691,8 @@ def PBMarkNoAlias : Pass<"pb-mark-noalias", "::mlir::ModuleOp"> {
 def PBLowerGPUHost : Pass<"pb-lower-gpu-host", "::mlir::ModuleOp"> {
   let summary = "Embed the device binary and launch its kernels through the PolyBlocks runtime";
   let description = [{
-    Runs after `gpu-module-to-binary`. The device binary (cubin, PTX or
-    HSACO) becomes a constant global of the host object, and every public
+    Runs after `gpu-module-to-binary`. The device binary (fatbin, cubin,
+    PTX or HSACO) becomes a constant global of the host object, and every public
     function gets the stream as its last argument (`!llvm.ptr`: a
     `CUstream` or `hipStream_t`, null for the default stream). In its body:
 
