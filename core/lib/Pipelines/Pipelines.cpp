@@ -155,12 +155,17 @@ getRegisterTile(const PipelineOptions &options) {
   return PBRegisterTileContractionOptions{mr, nr, kc};
 }
 
-/// S3 for GPUs: the target-neutral part of the CPU pipeline (fusion along
-/// parallel loops keeps whole bands parallel for pb-map-to-gpu); the CPU's
-/// loop orders, packing and register tiles are not for GPUs.
-static void buildGPUS3Pipeline(OpPassManager &pm) {
+/// S3 for GPUs: f16 matrix products on tensor cores, then the
+/// target-neutral part of the CPU pipeline (fusion along parallel loops
+/// keeps whole bands parallel for pb-map-to-gpu); the CPU's loop orders,
+/// packing and register tiles are not for GPUs. (Tensor-core kernels are
+/// warp-level: --emulate-gpu leaves them out.)
+static void buildGPUS3Pipeline(OpPassManager &pm,
+                               const PipelineOptions &options) {
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   fpm.addPass(createCanonicalizerPass());
+  if (!options.emulateGPU)
+    fpm.addPass(createPBMapContractionToTensorCores());
   fpm.addPass(affine::createAffineScalarReplacementPass());
   fpm.addPass(createPBForwardFills());
   fpm.addPass(affine::createAffineLoopInvariantCodeMotionPass());
@@ -175,7 +180,7 @@ static void buildGPUS3Pipeline(OpPassManager &pm) {
 
 void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
   if (isGPUTarget(options.target))
-    return buildGPUS3Pipeline(pm);
+    return buildGPUS3Pipeline(pm, options);
   // Upstream fusion and tiling are experimental switches, off by default:
   // producer-consumer fusion miscompiles nests that reuse a buffer or write
   // it through a subview (tests/e2e/softmax.mlir and others), sibling fusion

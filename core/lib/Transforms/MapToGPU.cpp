@@ -118,6 +118,12 @@ struct MapToGPUPass : public polyblocks::impl::PBMapToGPUBase<MapToGPUPass> {
     for (Operation &op : llvm::make_early_inc_range(body.without_terminator())) {
       if (isHostOp(&op, device))
         continue;
+      // Kernels S3 already made (tensor cores) stay as they are.
+      if (isa<gpu::LaunchOp>(op)) {
+        flushSequential();
+        launches.push_back(cast<gpu::LaunchOp>(op));
+        continue;
+      }
       device.insert(&op);
       auto loop = dyn_cast<AffineForOp>(op);
       SmallVector<AffineForOp> band;

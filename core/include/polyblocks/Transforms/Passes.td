@@ -531,6 +531,38 @@ def PBParallelizeOuterLoops
   let dependentDialects = ["::mlir::affine::AffineDialect"];
 }
 
+def PBMapContractionToTensorCores
+    : Pass<"pb-map-contraction-to-tensor-cores", "::mlir::func::FuncOp"> {
+  let summary = "Compute f16 matrix products with f32 accumulation on tensor cores";
+  let description = [{
+    For GPU targets. A top-level nest `for i, for j, for k: C[i, j] +=
+    ext(A[i, k]) * ext(B[k, j])` with f16 A and B, an f32 C, row-major
+    buffers and M, N, K multiples of 16 becomes a kernel in which each warp
+    computes one 16 x 16 tile of C with warp-level matrix operations
+    (`gpu.subgroup_mma_*`, WMMA m16n16k16 on NVIDIA GPUs): it loads the C
+    tile, adds the products of the A and B tiles along K and stores it.
+    One warp per block; the grid covers C's tiles. The nests around it
+    (C's fill, epilogues) are left to `pb-map-to-gpu`.
+
+    ```mlir
+    affine.for %i = 0 to 64 { affine.for %j = 0 to 48 { affine.for %k = 0 to 32 {
+      C[i, j] = C[i, j] + extf(A[i, k]) * extf(B[k, j]) } } }
+    // becomes
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c3, %gy = %c4, ...) threads(...) in (%sx = %c32, ...) {
+      %c = gpu.subgroup_mma_load_matrix %C[%by * 16, %bx * 16] {leadDimension = 48}
+      scf.for %k = 0 to 32 step 16 iter_args(%acc = %c) {
+        %a = gpu.subgroup_mma_load_matrix %A[...]; %b = ...
+        gpu.subgroup_mma_compute %a, %b, %acc
+      }
+      gpu.subgroup_mma_store_matrix ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
 //===----------------------------------------------------------------------===//
 // S4: affine -> target dialects
 //===----------------------------------------------------------------------===//
