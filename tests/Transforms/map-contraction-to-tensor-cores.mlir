@@ -12,7 +12,7 @@
 // CHECK:           %[[ROW:.*]] = arith.muli %[[BY]], %{{.*}}
 // CHECK:           %[[COL:.*]] = arith.muli %[[BX]], %{{.*}}
 // CHECK:           %[[ACC:.*]] = gpu.subgroup_mma_load_matrix %[[C]][%[[ROW]], %[[COL]]] {leadDimension = 48 : index} : memref<64x48xf32> -> !gpu.mma_matrix<16x16xf32, "COp">
-XX
+// CHECK:           %[[SUM:.*]] = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[X:.*]] = %[[ACC]])
 // CHECK:             %[[TA:.*]] = gpu.subgroup_mma_load_matrix %[[A]][%[[ROW]], %[[K]]] {leadDimension = 32 : index} {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
 // CHECK:             %[[TB:.*]] = gpu.subgroup_mma_load_matrix %[[B]][%[[K]], %[[COL]]] {leadDimension = 48 : index} {{.*}} -> !gpu.mma_matrix<16x16xf16, "BOp">
 // CHECK:             %[[D:.*]] = gpu.subgroup_mma_compute %[[TA]], %[[TB]], %[[X]]
