@@ -6,6 +6,7 @@
 
 #include "polyblocks/Driver/Program.h"
 #include "polyblocks/Target/CPUTarget.h"
+#include "polyblocks/Target/GPUTarget.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -51,12 +52,17 @@ llvm::Expected<PreviewKind> parsePreviewKind(StringRef name, StringRef target) {
     kind.extension = ".s";
     return kind;
   }
-  if (kind.id == "ptx")
-    return llvm::make_error<lsp::LSPError>(
-        ("stage 'ptx' is NVIDIA PTX, but this file compiles for target '" +
-         target + "' (PolyBlocks has no NVIDIA GPU target yet)")
-            .str(),
-        lsp::ErrorCode::InvalidParams);
+  if (kind.id == "ptx") {
+    if (target != "nvgpu")
+      return llvm::make_error<lsp::LSPError>(
+          ("stage 'ptx' is NVIDIA PTX, but this file compiles for target '" +
+           target + "' (set --target=nvgpu in its flags)")
+              .str(),
+          lsp::ErrorCode::InvalidParams);
+    kind.kind = PreviewKind::PTX;
+    kind.extension = ".ptx";
+    return kind;
+  }
   return llvm::make_error<lsp::LSPError>(
       ("unknown stage '" + name +
        "' (expected s1, s2, s3, s4, s5, llvm, asm or ptx)")
@@ -99,7 +105,8 @@ static std::string getStageSource(Stage stage) {
 static PipelineRun runPipeline(const Snapshot &snapshot,
                                const DialectRegistry &registry, Stage last,
                                const std::atomic<bool> &cancelled,
-                               AfterLoad afterLoad, AfterStage afterStage) {
+                               AfterLoad afterLoad, AfterStage afterStage,
+                               StringRef gpuBinaryFormat = "") {
   PipelineRun run;
   if (cancelled) {
     run.cancelled = true;
@@ -120,6 +127,8 @@ static PipelineRun runPipeline(const Snapshot &snapshot,
               run.flagsError));
       return;
     }
+    if (!gpuBinaryFormat.empty())
+      options->gpuBinaryFormat = gpuBinaryFormat.str();
     run.options = *options;
 
     // Its own context: MLIRContext may not be shared with the main thread.
@@ -244,6 +253,16 @@ renderStage(const Snapshot &snapshot, const DialectRegistry &registry,
             return failure();
           }
         }
+        if (kind.kind == PreviewKind::PTX) {
+          // The whole device module: kernels are not per function.
+          llvm::Expected<std::string> image = getEmbeddedDeviceImage(module);
+          if (!image) {
+            failureMessage = llvm::toString(image.takeError());
+            return failure();
+          }
+          ir = StringRef(*image).rtrim('\0').str();
+          return success();
+        }
         if (kind.kind == PreviewKind::MLIR) {
           llvm::raw_string_ostream os(ir);
           if (symbol)
@@ -280,7 +299,8 @@ renderStage(const Snapshot &snapshot, const DialectRegistry &registry,
         }
         ir.assign(out.begin(), out.end());
         return success();
-      });
+      },
+      kind.kind == PreviewKind::PTX ? "isa" : "");
   if (run.cancelled)
     return makeCancelledError();
   if (!run.crash.empty())

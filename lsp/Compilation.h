@@ -47,12 +47,13 @@ struct Snapshot {
 
 /// What a stage preview shows.
 struct PreviewKind {
-  enum Kind { MLIR, LLVMIR, Assembly } kind = MLIR;
+  enum Kind { MLIR, LLVMIR, Assembly, PTX } kind = MLIR;
   /// The stage after which the MLIR is shown (S5 for LLVM IR and assembly).
   polyblocks::Stage stage = polyblocks::Stage::S5;
-  /// The name used in requests and file names: "s1".."s5", "llvm", "asm".
+  /// The name used in requests and file names: "s1".."s5", "llvm", "asm",
+  /// "ptx".
   std::string id;
-  /// The extension of the preview file: ".mlir", ".ll" or ".s".
+  /// The extension of the preview file: ".mlir", ".ll", ".s" or ".ptx".
   llvm::StringRef extension;
 };
 
