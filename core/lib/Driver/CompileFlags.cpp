@@ -52,16 +52,20 @@ static bool isKnownNVIDIAChip(StringRef chip) {
   return llvm::is_contained({70u, 72u, 75u, 80u, 86u, 87u, 89u, 90u}, version);
 }
 
-/// The CUDA toolkit for ptxas: $CUDA_PATH, $CUDA_HOME, then
-/// /usr/local/cuda; empty when none has bin/ptxas (ptxas is then looked up
-/// on PATH).
-static std::string findCUDAToolkit() {
+/// The CUDA toolkit for ptxas, fatbinary and libdevice: $CUDA_PATH,
+/// $CUDA_HOME, then /usr/local/cuda; empty when there is none (ptxas is then
+/// looked up on PATH). A toolkit named by a variable must exist.
+static llvm::Expected<std::string> findCUDAToolkit() {
   for (const char *var : {"CUDA_PATH", "CUDA_HOME"})
-    if (const char *dir = std::getenv(var); dir && *dir)
-      return dir;
+    if (const char *dir = std::getenv(var); dir && *dir) {
+      if (!llvm::sys::fs::is_directory(dir))
+        return makeFlagError(Twine("the CUDA toolkit '") + dir + "' (from $" +
+                             var + ") is not a directory");
+      return std::string(dir);
+    }
   if (llvm::sys::fs::can_execute("/usr/local/cuda/bin/ptxas"))
-    return "/usr/local/cuda";
-  return "";
+    return std::string("/usr/local/cuda");
+  return std::string();
 }
 
 llvm::Error parseCompileFlags(ArrayRef<std::string> args, CompileFlags &flags) {
@@ -142,7 +146,10 @@ resolvePipelineOptions(const CompileFlags &flags) {
                              "e.g. sm_80, sm_86, sm_89, sm_90)");
       options.chip = flags.chip;
     }
-    options.cudaToolkitPath = findCUDAToolkit();
+    llvm::Expected<std::string> toolkit = findCUDAToolkit();
+    if (!toolkit)
+      return toolkit.takeError();
+    options.cudaToolkitPath = *toolkit;
     options.emulateGPU = flags.emulateGPU;
   } else if (!flags.chip.empty()) {
     return makeFlagError("--chip names a GPU, but the target is " +
