@@ -155,76 +155,63 @@ getRegisterTile(const PipelineOptions &options) {
   return PBRegisterTileContractionOptions{mr, nr, kc};
 }
 
-/// S3 for GPUs: f16 matrix products on tensor cores, then the
-/// target-neutral part of the CPU pipeline (fusion along parallel loops
-/// keeps whole bands parallel for pb-map-to-gpu); the CPU's loop orders,
-/// packing and register tiles are not for GPUs. (Tensor-core kernels are
-/// warp-level: --emulate-gpu leaves them out.)
-static void buildGPUS3Pipeline(OpPassManager &pm,
-                               const PipelineOptions &options) {
-  OpPassManager &fpm = pm.nest<func::FuncOp>();
-  fpm.addPass(createCanonicalizerPass());
-  if (!options.emulateGPU)
-    fpm.addPass(createPBMapContractionToTensorCores());
-  fpm.addPass(affine::createAffineScalarReplacementPass());
-  fpm.addPass(createPBForwardFills());
-  fpm.addPass(affine::createAffineLoopInvariantCodeMotionPass());
-  fpm.addPass(createPBFuseLoopNests());
-  fpm.addPass(createPBPromoteAccumulators());
-  fpm.addPass(affine::createAffineScalarReplacementPass());
-  fpm.addPass(affine::createAffineLoopInvariantCodeMotionPass());
-  fpm.addPass(createPBHoistReciprocals());
-  fpm.addPass(createCanonicalizerPass());
-  fpm.addPass(createCSEPass());
-}
-
 void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
-  if (isGPUTarget(options.target))
-    return buildGPUS3Pipeline(pm, options);
+  // For GPUs: f16 matrix products on tensor cores, then the target-neutral
+  // passes (fusion along parallel loops keeps whole bands parallel for
+  // pb-map-to-gpu); the CPU's loop orders, packing, register tiles,
+  // producer slices and OpenMP are not for GPUs. (Tensor-core kernels are
+  // warp-level: --emulate-gpu leaves them out.)
+  bool cpu = !isGPUTarget(options.target);
   // Upstream fusion and tiling are experimental switches, off by default:
   // producer-consumer fusion miscompiles nests that reuse a buffer or write
   // it through a subview (tests/e2e/softmax.mlir and others), sibling fusion
   // miscompiles overlapping subviews
   // (tests/Pipelines/s3-fusion-aliasing-subviews.mlir), and the tiling
   // model picks tiny tiles (tests/Pipelines/s3-tile-size-model.mlir).
-  if (options.fuse)
+  if (cpu && options.fuse)
     pm.addNestedPass<func::FuncOp>(affine::createLoopFusionPass(
         /*fastMemorySpace=*/0, /*localBufSizeThreshold=*/0,
         /*maximalFusion=*/false, affine::FusionMode::Sibling));
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   // Folds the constants S2 leaves in subscripts, so that accesses compare.
   fpm.addPass(createCanonicalizerPass());
-  fpm.addPass(createPBUnrollShortLoops());
-  fpm.addPass(createPBPermuteForVectorization());
-  // Matrix-vector products stream; with 8 rows, packing and the
-  // register-tiled micro-kernel measured faster. (`pbtool bench
-  // bench/kernels/gemm_skinny_m{1,8}.mlir --repetitions=50`, three runs with
-  // max-rows 1, 0 and 8: M=1 4.1-5.0 ms streamed, 8.1-10.2 ms packed; M=8
-  // 9.3-11.6 ms packed, 10.0-16.1 ms streamed.)
-  fpm.addPass(createPBStreamSkinnyContraction(PBStreamSkinnyContractionOptions{
-      /*maxRows=*/1, options.l1CacheKiB, options.vectorBits}));
-  fpm.addPass(createPBRegisterTileContraction(getRegisterTile(options)));
+  if (cpu) {
+    fpm.addPass(createPBUnrollShortLoops());
+    fpm.addPass(createPBPermuteForVectorization());
+    // Matrix-vector products stream; with 8 rows, packing and the
+    // register-tiled micro-kernel measured faster. (`pbtool bench
+    // bench/kernels/gemm_skinny_m{1,8}.mlir --repetitions=50`, three runs
+    // with max-rows 1, 0 and 8: M=1 4.1-5.0 ms streamed, 8.1-10.2 ms
+    // packed; M=8 9.3-11.6 ms packed, 10.0-16.1 ms streamed.)
+    fpm.addPass(createPBStreamSkinnyContraction(
+        PBStreamSkinnyContractionOptions{/*maxRows=*/1, options.l1CacheKiB,
+                                         options.vectorBits}));
+    fpm.addPass(createPBRegisterTileContraction(getRegisterTile(options)));
+  } else if (!options.emulateGPU) {
+    fpm.addPass(createPBMapContractionToTensorCores());
+  }
   fpm.addPass(affine::createAffineScalarReplacementPass());
   fpm.addPass(createPBForwardFills());
   // Fusion, then the accumulators it brought together stay in registers.
   // (Invariant loads leave the inner loops first, so that those loops can
   // fuse too.)
-  fpm.addPass(createPBFuseProducerSlices(
-      PBFuseProducerSlicesOptions{options.l2CacheKiB, 25}));
+  if (cpu)
+    fpm.addPass(createPBFuseProducerSlices(
+        PBFuseProducerSlicesOptions{options.l2CacheKiB, 25}));
   fpm.addPass(affine::createAffineLoopInvariantCodeMotionPass());
   fpm.addPass(createPBFuseLoopNests());
   fpm.addPass(createPBPromoteAccumulators());
   fpm.addPass(affine::createAffineScalarReplacementPass());
   fpm.addPass(affine::createAffineLoopInvariantCodeMotionPass());
-  if (options.tileCacheSizeKiB != 0)
+  if (cpu && options.tileCacheSizeKiB != 0)
     fpm.addPass(affine::createLoopTilingPass(
         static_cast<uint64_t>(options.tileCacheSizeKiB) * 1024));
-  if (!options.extraS3Passes.empty() &&
+  if (cpu && !options.extraS3Passes.empty() &&
       failed(parsePassPipeline(options.extraS3Passes, fpm, llvm::errs())))
     llvm::report_fatal_error("bad extra S3 pass pipeline (callers validate "
                              "it first)");
   fpm.addPass(createPBHoistReciprocals());
-  if (options.parallelize)
+  if (cpu && options.parallelize)
     fpm.addPass(createPBParallelizeOuterLoops());
   fpm.addPass(createCanonicalizerPass());
   fpm.addPass(createCSEPass());
@@ -248,23 +235,10 @@ static void addHostExpansions(OpPassManager &pm) {
 /// and is accepted by ptxas from CUDA 12.0 on.
 static constexpr char kPTXFeatures[] = "+ptx80";
 
-/// S4 for GPUs: kernels out of loop nests, outlined into one GPU module for
+/// The end of S4 for GPUs: the kernels outlined into one GPU module for
 /// the chip.
-static void buildGPUS4Pipeline(OpPassManager &pm,
-                               const PipelineOptions &options) {
-  // affine nests -> gpu.launch
-  pm.addNestedPass<func::FuncOp>(createPBMapToGPU());
-  // affine -> scf (host and kernels)
-  pm.addPass(createLowerAffinePass());
+static void addGPUModule(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createCanonicalizerPass());
-  if (options.emulateGPU) {
-    // gpu.launch -> scf.for over blocks and threads; then the CPU's S4
-    pm.addNestedPass<func::FuncOp>(createPBEmulateGPULaunches());
-    addHostExpansions(pm);
-    pm.addNestedPass<func::FuncOp>(createPBApproximateMath());
-    pm.addPass(createCanonicalizerPass());
-    return;
-  }
   // gpu.launch -> gpu.module + gpu.launch_func (constants sunk back into
   // the kernels, where they fold)
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
@@ -283,13 +257,22 @@ static void buildGPUS4Pipeline(OpPassManager &pm,
 }
 
 void buildS4Pipeline(OpPassManager &pm, const PipelineOptions &options) {
-  if (isGPUTarget(options.target))
-    return buildGPUS4Pipeline(pm, options);
-  // affine -> scf
+  bool gpu = isGPUTarget(options.target);
+  // affine nests -> gpu.launch
+  if (gpu)
+    pm.addNestedPass<func::FuncOp>(createPBMapToGPU());
+  // affine -> scf (host and kernels)
   pm.addPass(createLowerAffinePass());
-  // scf.parallel -> omp
-  if (options.parallelize)
+  if (gpu && !options.emulateGPU)
+    return addGPUModule(pm, options);
+  if (gpu) {
+    pm.addPass(createCanonicalizerPass());
+    // gpu.launch -> scf.for over blocks and threads, then the CPU's S4
+    pm.addNestedPass<func::FuncOp>(createPBEmulateGPULaunches());
+  } else if (options.parallelize) {
+    // scf.parallel -> omp
     pm.addPass(createConvertSCFToOpenMPPass());
+  }
   addHostExpansions(pm);
   pm.addNestedPass<func::FuncOp>(createPBApproximateMath());
   pm.addPass(createCanonicalizerPass());
