@@ -79,7 +79,9 @@ int32_t fail(int32_t status, const char *format, ...) {
   return status;
 }
 
-std::mutex mutex; // guards the driver's state and the module caches
+/// Guards loading the driver and filling the module and function slots;
+/// launches, copies and synchronization run outside it.
+std::mutex mutex;
 
 /// Loads the driver once. On failure the reason is kept and reported again
 /// on every later call.
@@ -178,10 +180,14 @@ int32_t check(CudaDriver &driver, CUresult rc, int32_t status,
               text ? text : "unknown error", rc);
 }
 
-/// Loads the driver and makes sure the calling thread has a context.
+/// Loads the driver (once, for all threads) and makes sure the calling
+/// thread has a context.
 int32_t getDriver(CudaDriver *&driver) {
-  if (int32_t status = loadDriver(driver))
-    return status;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (int32_t status = loadDriver(driver))
+      return status;
+  }
   CUcontext current = nullptr;
   if (int32_t status = check(*driver, driver->cuCtxGetCurrent(&current),
                              PB_STATUS_DRIVER_ERROR, "cuCtxGetCurrent"))
@@ -192,11 +198,41 @@ int32_t getDriver(CudaDriver *&driver) {
   return PB_STATUS_SUCCESS;
 }
 
+/// Fills the module slot (loading `image`) and the function slot of a
+/// kernel on first use.
+int32_t loadKernel(CudaDriver &driver, void **module, const void *image,
+                   void **function, const char *name) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!*module) {
+    CUmodule loaded = nullptr;
+    if (int32_t rc = check(driver, driver.cuModuleLoadData(&loaded, image),
+                           PB_STATUS_MODULE_LOAD_FAILED,
+                           "cannot load the kernels' device code"))
+      return rc;
+    *module = loaded;
+  }
+  if (!*function) {
+    CUfunction fn = nullptr;
+    if (int32_t rc = check(
+            driver,
+            driver.cuModuleGetFunction(&fn, static_cast<CUmodule>(*module), name),
+            PB_STATUS_MODULE_LOAD_FAILED,
+            "cannot find a kernel in the device code"))
+      return rc;
+    *function = fn;
+  }
+  return PB_STATUS_SUCCESS;
+}
+
 int32_t unsupportedPlatform(int32_t platform) {
   return fail(PB_STATUS_UNSUPPORTED_PLATFORM,
               "this PolyBlocks runtime launches CUDA code only (platform %d "
               "requested)",
               platform);
+}
+
+CUdeviceptr toDevicePointer(const void *ptr) {
+  return reinterpret_cast<CUdeviceptr>(ptr);
 }
 
 } // namespace
@@ -211,32 +247,16 @@ int32_t pbrtLaunch(int32_t status, int32_t platform, void **module,
                    uint32_t gridZ, uint32_t blockX, uint32_t blockY,
                    uint32_t blockZ, uint32_t sharedBytes, void *stream,
                    void **args) {
-  (void)imageSize;
+  (void)imageSize; // the image's format says its size to the driver
   if (status != PB_STATUS_SUCCESS)
     return status;
   if (platform != PBRT_PLATFORM_CUDA)
     return unsupportedPlatform(platform);
-  std::lock_guard<std::mutex> lock(mutex);
   CudaDriver *driver;
   if (int32_t rc = getDriver(driver))
     return rc;
-  if (!*module) {
-    CUmodule loaded = nullptr;
-    if (int32_t rc = check(*driver, driver->cuModuleLoadData(&loaded, image),
-                           PB_STATUS_MODULE_LOAD_FAILED,
-                           "cannot load the kernels' device code"))
-      return rc;
-    *module = loaded;
-  }
-  if (!*function) {
-    CUfunction fn = nullptr;
-    if (int32_t rc = check(
-            *driver,
-            driver->cuModuleGetFunction(&fn, static_cast<CUmodule>(*module), name),
-            PB_STATUS_MODULE_LOAD_FAILED, "cannot find a kernel in the device code"))
-      return rc;
-    *function = fn;
-  }
+  if (int32_t rc = loadKernel(*driver, module, image, function, name))
+    return rc;
   CUresult rc = driver->cuLaunchKernel(
       static_cast<CUfunction>(*function), gridX, gridY, gridZ, blockX, blockY,
       blockZ, sharedBytes, static_cast<CUstream>(stream), args, nullptr);
@@ -255,7 +275,6 @@ int32_t pbrtAlloc(int32_t status, int32_t platform, void **ptr,
     return status;
   if (platform != PBRT_PLATFORM_CUDA)
     return unsupportedPlatform(platform);
-  std::lock_guard<std::mutex> lock(mutex);
   CudaDriver *driver;
   if (int32_t rc = getDriver(driver))
     return rc;
@@ -271,22 +290,17 @@ int32_t pbrtAlloc(int32_t status, int32_t platform, void **ptr,
 }
 
 void pbrtFree(int32_t platform, void *ptr, void *stream) {
-  if (!ptr || platform != PBRT_PLATFORM_CUDA)
-    return;
-  std::lock_guard<std::mutex> lock(mutex);
   CudaDriver *driver;
-  if (getDriver(driver))
+  if (!ptr || platform != PBRT_PLATFORM_CUDA || getDriver(driver))
     return;
-  auto p = reinterpret_cast<CUdeviceptr>(ptr);
   if (driver->asyncAllocation)
-    driver->cuMemFreeAsync(p, static_cast<CUstream>(stream));
+    driver->cuMemFreeAsync(toDevicePointer(ptr), static_cast<CUstream>(stream));
   else
-    driver->cuMemFree(p);
+    driver->cuMemFree(toDevicePointer(ptr));
 }
 
 int32_t pbrtDeviceAlloc(void **ptr, uint64_t bytes) {
   *ptr = nullptr;
-  std::lock_guard<std::mutex> lock(mutex);
   CudaDriver *driver;
   if (int32_t rc = getDriver(driver))
     return rc;
@@ -299,50 +313,40 @@ int32_t pbrtDeviceAlloc(void **ptr, uint64_t bytes) {
 }
 
 int32_t pbrtDeviceFree(void *ptr) {
+  CudaDriver *driver;
   if (!ptr)
     return PB_STATUS_SUCCESS;
-  std::lock_guard<std::mutex> lock(mutex);
-  CudaDriver *driver;
   if (int32_t rc = getDriver(driver))
     return rc;
-  return check(*driver, driver->cuMemFree(reinterpret_cast<CUdeviceptr>(ptr)),
+  return check(*driver, driver->cuMemFree(toDevicePointer(ptr)),
                PB_STATUS_DRIVER_ERROR, "cuMemFree");
 }
 
 int32_t pbrtCopyToDevice(void *device, const void *host, uint64_t bytes) {
-  std::lock_guard<std::mutex> lock(mutex);
   CudaDriver *driver;
   if (int32_t rc = getDriver(driver))
     return rc;
-  return check(*driver,
-               driver->cuMemcpyHtoD(reinterpret_cast<CUdeviceptr>(device), host, bytes),
+  return check(*driver, driver->cuMemcpyHtoD(toDevicePointer(device), host, bytes),
                PB_STATUS_DRIVER_ERROR, "cuMemcpyHtoD");
 }
 
 int32_t pbrtCopyToHost(void *host, const void *device, uint64_t bytes) {
-  std::lock_guard<std::mutex> lock(mutex);
   CudaDriver *driver;
   if (int32_t rc = getDriver(driver))
     return rc;
-  return check(*driver,
-               driver->cuMemcpyDtoH(host, reinterpret_cast<CUdeviceptr>(device), bytes),
+  return check(*driver, driver->cuMemcpyDtoH(host, toDevicePointer(device), bytes),
                PB_STATUS_DRIVER_ERROR, "cuMemcpyDtoH");
 }
 
 int32_t pbrtStreamSynchronize(void *stream) {
   CudaDriver *driver;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    if (int32_t rc = getDriver(driver))
-      return rc;
-  }
-  // Not under the lock: other threads may launch meanwhile.
+  if (int32_t rc = getDriver(driver))
+    return rc;
   return check(*driver, driver->cuStreamSynchronize(static_cast<CUstream>(stream)),
                PB_STATUS_LAUNCH_FAILED, "a kernel failed on the stream");
 }
 
 int32_t pbrtGetDeviceName(char *name, int32_t size) {
-  std::lock_guard<std::mutex> lock(mutex);
   CudaDriver *driver;
   if (int32_t rc = getDriver(driver))
     return rc;
