@@ -306,34 +306,37 @@ private:
   SmallVector<void *> buffers;
 };
 
-/// Calls `sig` through `jit` (on the GPU: on device copies of the tensors,
-/// waiting for the kernels); reports a failed call or a non-zero status.
-static bool callKernel(JitModule &jit, const KernelSignature &sig,
-                       MutableArrayRef<HostTensor> args,
-                       MutableArrayRef<HostTensor> results, bool gpu = false) {
-  SmallVector<void *> buffers;
-  DeviceBuffers device;
-  if (gpu) {
-    if (!checkStatus(sig, device.upload(args, results), gpu))
-      return false;
-    buffers = device.getCallArguments();
-  } else {
-    for (HostTensor &t : args)
-      buffers.push_back(t.data());
-    for (HostTensor &t : results)
-      buffers.push_back(t.data());
-  }
-  auto status = jit.call(sig.name, buffers);
+/// Calls `sig` through `jit` with the entry point's arguments `callArgs`
+/// (on the GPU, device buffers and the stream, and waits for the kernels);
+/// reports a failed call or a non-zero status.
+static bool invokeKernel(JitModule &jit, const KernelSignature &sig,
+                         ArrayRef<void *> callArgs, bool gpu) {
+  auto status = jit.call(sig.name, callArgs);
   if (!status) {
     reportError(status.takeError());
     return false;
   }
-  if (!checkStatus(sig, *status, gpu))
-    return false;
-  if (gpu)
-    return checkStatus(sig, pbrtStreamSynchronize(nullptr), gpu) &&
+  return checkStatus(sig, *status, gpu) &&
+         (!gpu || checkStatus(sig, pbrtStreamSynchronize(nullptr), gpu));
+}
+
+/// Calls `sig` on `args` and `results` (on the GPU: on device copies of
+/// them); reports a failed call or a non-zero status.
+static bool callKernel(JitModule &jit, const KernelSignature &sig,
+                       MutableArrayRef<HostTensor> args,
+                       MutableArrayRef<HostTensor> results, bool gpu = false) {
+  if (gpu) {
+    DeviceBuffers device;
+    return checkStatus(sig, device.upload(args, results), gpu) &&
+           invokeKernel(jit, sig, device.getCallArguments(), gpu) &&
            checkStatus(sig, device.download(args.size(), results), gpu);
-  return true;
+  }
+  SmallVector<void *> buffers;
+  for (HostTensor &t : args)
+    buffers.push_back(t.data());
+  for (HostTensor &t : results)
+    buffers.push_back(t.data());
+  return invokeKernel(jit, sig, buffers, gpu);
 }
 
 static std::vector<HostTensor> makeRandomArgs(const KernelSignature &sig,
@@ -752,15 +755,8 @@ static int runBench(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
     deviceArgs = device.getCallArguments();
   }
   auto timedCall = [&]() {
-    if (!gpu)
-      return callKernel(*jit, *sig, args, results);
-    auto status = jit->call(sig->name, deviceArgs);
-    if (!status) {
-      reportError(status.takeError());
-      return false;
-    }
-    return checkStatus(*sig, *status, gpu) &&
-           checkStatus(*sig, pbrtStreamSynchronize(nullptr), gpu);
+    return gpu ? invokeKernel(*jit, *sig, deviceArgs, gpu)
+               : callKernel(*jit, *sig, args, results);
   };
   std::vector<double> times;
   for (unsigned i = 0; i < std::max(1u, repetitions.getValue()); ++i) {
