@@ -469,19 +469,7 @@ std::string renderKernelHeader(ArrayRef<KernelSignature> signatures,
   std::string functions;
   for (const KernelSignature &sig : signatures)
     functions += renderFunction(sig, gpu);
-  std::string targetNotes =
-      gpu ? " * On this GPU target every buffer is a device pointer, and the "
-            "last argument is\n"
-            " * the stream to run on (a CUstream; NULL is the default "
-            "stream). Kernels run\n"
-            " * asynchronously on it: synchronize the stream before reading "
-            "results. A\n"
-            " * non-zero status is a pbStatus (polyblocks/runtime.h); "
-            "pbrtGetLastError() says\n"
-            " * why. The device code is loaded on the first call, into the "
-            "current context\n"
-            " * (the primary context of device 0 if there is none).\n"
-          : "";
+  std::string targetNotes = gpu ? kKernelHeaderGPUNotesTemplate : "";
   return fillTemplate(kKernelHeaderTemplate,
                       {{"HEADER_NAME", headerName.str()},
                        {"SOURCE", sourceName.str()},
