@@ -49,14 +49,11 @@ struct LowerGPUHostPass
     for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
       if (func.isExternal())
         continue;
-      bool hasDeviceWork = func.walk([](Operation *op) {
-                                 return isa<gpu::LaunchFuncOp>(op)
-                                            ? WalkResult::interrupt()
-                                            : WalkResult::advance();
-                               })
-                               .wasInterrupted();
       if (!func.isPublic()) {
-        if (hasDeviceWork) {
+        bool launches = func.walk([](gpu::LaunchFuncOp) {
+                              return WalkResult::interrupt();
+                            }).wasInterrupted();
+        if (launches) {
           func.emitOpError("launches kernels but is not an entry point; GPU "
                            "work must be in public functions");
           return signalPassFailure();

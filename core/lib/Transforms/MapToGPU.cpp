@@ -74,9 +74,9 @@ static bool isSinkable(Operation *op) {
                        [](Type t) { return t.isIntOrIndexOrFloat(); }));
 }
 
-/// Creates a gpu.launch before `before` with `grid` x 1 x 1 blocks of
-/// `threads` x 1 x 1 threads and returns it; its body holds only the
-/// terminator.
+/// Creates a gpu.launch at the builder's insertion point with `grid` x 1 x 1
+/// blocks of `threads` x 1 x 1 threads and returns it; its body holds only
+/// the terminator.
 static gpu::LaunchOp createLaunch(OpBuilder &builder, Location loc,
                                   uint64_t grid, uint64_t threads) {
   auto constant = [&](uint64_t v) -> Value {
@@ -104,7 +104,7 @@ struct MapToGPUPass : public polyblocks::impl::PBMapToGPUBase<MapToGPUPass> {
       return signalPassFailure();
     }
     Block &body = func.getBody().front();
-    moveAllocasToDevice(func, body);
+    moveAllocasToDevice(body);
 
     SmallVector<gpu::LaunchOp> launches;
     DenseSet<Operation *> device; // ops already given to the device
@@ -131,12 +131,14 @@ struct MapToGPUPass : public polyblocks::impl::PBMapToGPUBase<MapToGPUPass> {
         band = getParallelBand(loop);
       // Values the pending sequential work computes for later work keep
       // that later work on the same thread.
-      bool feedsLater = llvm::any_of(sequential, [&](Operation *prev) {
-        return llvm::any_of(prev->getUsers(), [&](Operation *user) {
-          return !llvm::is_contained(sequential, user);
+      auto feedsLater = [&] {
+        return llvm::any_of(sequential, [&](Operation *prev) {
+          return llvm::any_of(prev->getUsers(), [&](Operation *user) {
+            return !llvm::is_contained(sequential, user);
+          });
         });
-      });
-      if (band.empty() || feedsLater) {
+      };
+      if (band.empty() || feedsLater()) {
         sequential.push_back(&op);
         continue;
       }
@@ -185,7 +187,7 @@ struct MapToGPUPass : public polyblocks::impl::PBMapToGPUBase<MapToGPUPass> {
 
   /// Top-level allocas are host stack memory, which kernels cannot reach:
   /// they become device allocations, freed before every return.
-  void moveAllocasToDevice(func::FuncOp func, Block &body) {
+  void moveAllocasToDevice(Block &body) {
     for (auto alloca : llvm::make_early_inc_range(body.getOps<memref::AllocaOp>())) {
       OpBuilder builder(alloca);
       auto alloc = memref::AllocOp::create(builder, alloca.getLoc(),
@@ -263,10 +265,11 @@ struct MapToGPUPass : public polyblocks::impl::PBMapToGPUBase<MapToGPUPass> {
       if (loop.getStepAsInt() != 1)
         index = arith::MulIOp::create(builder, loc, index,
                                       constant(loop.getStepAsInt()), noWrap);
+      // (A lower bound may be negative: no unsigned no-wrap here.)
       if (loop.getConstantLowerBound() != 0)
         index = arith::AddIOp::create(builder, loc, index,
                                       constant(loop.getConstantLowerBound()),
-                                      noWrap);
+                                      arith::IntegerOverflowFlags::nsw);
       mapping.map(loop.getInductionVar(), index);
     }
     AffineExpr s0 = getAffineSymbolExpr(0, ctx);
