@@ -231,6 +231,16 @@ int32_t unsupportedPlatform(int32_t platform) {
               platform);
 }
 
+/// The start of the calls generated code makes: a failure so far is passed
+/// on, the platform must be CUDA, the driver is loaded.
+int32_t startCall(int32_t status, int32_t platform, CudaDriver *&driver) {
+  if (status != PB_STATUS_SUCCESS)
+    return status;
+  if (platform != PBRT_PLATFORM_CUDA)
+    return unsupportedPlatform(platform);
+  return getDriver(driver);
+}
+
 CUdeviceptr toDevicePointer(const void *ptr) {
   return reinterpret_cast<CUdeviceptr>(ptr);
 }
@@ -248,12 +258,8 @@ int32_t pbrtLaunch(int32_t status, int32_t platform, void **module,
                    uint32_t blockZ, uint32_t sharedBytes, void *stream,
                    void **args) {
   (void)imageSize; // the image's format says its size to the driver
-  if (status != PB_STATUS_SUCCESS)
-    return status;
-  if (platform != PBRT_PLATFORM_CUDA)
-    return unsupportedPlatform(platform);
   CudaDriver *driver;
-  if (int32_t rc = getDriver(driver))
+  if (int32_t rc = startCall(status, platform, driver))
     return rc;
   if (int32_t rc = loadKernel(*driver, module, image, function, name))
     return rc;
@@ -271,12 +277,8 @@ int32_t pbrtLaunch(int32_t status, int32_t platform, void **module,
 int32_t pbrtAlloc(int32_t status, int32_t platform, void **ptr,
                   uint64_t bytes, void *stream) {
   *ptr = nullptr;
-  if (status != PB_STATUS_SUCCESS)
-    return status;
-  if (platform != PBRT_PLATFORM_CUDA)
-    return unsupportedPlatform(platform);
   CudaDriver *driver;
-  if (int32_t rc = getDriver(driver))
+  if (int32_t rc = startCall(status, platform, driver))
     return rc;
   CUdeviceptr p = 0;
   CUresult rc = driver->asyncAllocation
