@@ -8,6 +8,7 @@
 
 #include "polyblocks/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -35,15 +36,137 @@ static bool isApproximated(StringRef name) {
       .Default(false);
 }
 
+/// floor(x) = -ceil(-x), exactly; math's expansions then write ceil in
+/// arith.
+struct FloorViaCeil : public OpRewritePattern<math::FloorOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::FloorOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value negated = arith::NegFOp::create(rewriter, loc, op.getOperand());
+    Value ceil = math::CeilOp::create(rewriter, loc, negated);
+    rewriter.replaceOpWithNewOp<arith::NegFOp>(op, ceil);
+    return success();
+  }
+};
+
+/// exp on f64 (MLIR's approximations are f32 only): k = round(x / ln 2),
+/// r = x - k ln 2 (ln 2 in two parts, so r is exact), exp(r) by its Taylor
+/// series to degree 13 (|r| <= ln(2) / 2: truncation below 1e-17), times
+/// 2^k built in the exponent bits, in two factors so that results near the
+/// ends of the range (subnormal ones included) are not lost. Above 709.78
+/// it is +inf, below -745.13 zero, NaN stays NaN.
+struct ExpF64Approximation : public OpRewritePattern<math::ExpOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::ExpOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.getType().isF64())
+      return failure();
+    Location loc = op.getLoc();
+    Type f64 = rewriter.getF64Type(), i64 = rewriter.getI64Type();
+    auto f = [&](double v) -> Value {
+      return arith::ConstantOp::create(rewriter, loc, rewriter.getF64FloatAttr(v));
+    };
+    auto i = [&](int64_t v) -> Value {
+      return arith::ConstantOp::create(rewriter, loc, rewriter.getI64IntegerAttr(v));
+    };
+    Value x = op.getOperand();
+    // Round to nearest by adding and subtracting 1.5 * 2^52.
+    Value shifter = f(6755399441055744.0);
+    Value scaled = arith::MulFOp::create(rewriter, loc, x, f(1.4426950408889634));
+    Value kf = arith::SubFOp::create(
+        rewriter, loc, arith::AddFOp::create(rewriter, loc, scaled, shifter),
+        shifter);
+    // r = x - k ln2_hi - k ln2_lo (ln2_hi has 32 significant bits).
+    Value r = arith::SubFOp::create(
+        rewriter, loc, x,
+        arith::MulFOp::create(rewriter, loc, kf, f(6.93147180369123816490e-01)));
+    r = arith::SubFOp::create(
+        rewriter, loc, r,
+        arith::MulFOp::create(rewriter, loc, kf, f(1.90821492927058770002e-10)));
+    // Horner: sum of r^n / n! for n = 0 .. 13.
+    double coefficient = 1.0;
+    SmallVector<double> coefficients;
+    for (int n = 0; n <= 13; ++n) {
+      coefficients.push_back(coefficient);
+      coefficient /= n + 1;
+    }
+    Value poly = f(coefficients.back());
+    for (int n = 12; n >= 0; --n)
+      poly = math::FmaOp::create(rewriter, loc, poly, r, f(coefficients[n]));
+    // 2^k = 2^k1 * 2^k2, k1 = k >> 1, each factor a normal number.
+    Value k = arith::FPToSIOp::create(rewriter, loc, i64,
+                                      arith::MaximumFOp::create(
+                                          rewriter, loc,
+                                          arith::MinimumFOp::create(rewriter, loc, kf, f(2000.0)),
+                                          f(-2000.0)));
+    Value k1 = arith::ShRSIOp::create(rewriter, loc, k, i(1));
+    Value k2 = arith::SubIOp::create(rewriter, loc, k, k1);
+    auto power = [&](Value e) -> Value {
+      Value bits = arith::ShLIOp::create(
+          rewriter, loc, arith::AddIOp::create(rewriter, loc, e, i(1023)), i(52));
+      return arith::BitcastOp::create(rewriter, loc, f64, bits);
+    };
+    Value result = arith::MulFOp::create(
+        rewriter, loc, arith::MulFOp::create(rewriter, loc, poly, power(k1)),
+        power(k2));
+    auto select = [&](arith::CmpFPredicate predicate, double bound, Value v,
+                      Value otherwise) -> Value {
+      Value cond = arith::CmpFOp::create(rewriter, loc, predicate, x, f(bound));
+      return arith::SelectOp::create(rewriter, loc, cond, v, otherwise);
+    };
+    result = select(arith::CmpFPredicate::OGT, 709.782712893384,
+                    f(std::numeric_limits<double>::infinity()), result);
+    result = select(arith::CmpFPredicate::OLT, -745.1332191019412, f(0.0), result);
+    Value isNaN = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::UNO, x, x);
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, isNaN, x, result);
+    return success();
+  }
+};
+
+/// The math ops that lower to instructions on every GPU, with no library:
+/// what `complete` may leave.
+static bool hasInstructionLowering(Operation *op) {
+  return isa<math::AbsFOp, math::AbsIOp, math::SqrtOp, math::FmaOp,
+             math::CopySignOp, math::CountLeadingZerosOp,
+             math::CountTrailingZerosOp, math::CtPopOp>(op);
+}
+
 struct ApproximateMathPass
     : public polyblocks::impl::PBApproximateMathBase<ApproximateMathPass> {
   using PBApproximateMathBase::PBApproximateMathBase;
 
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    populateMathPolynomialApproximationPatterns(patterns, isApproximated);
+    if (complete) {
+      // Every function with an approximation or an expansion (sin, cos,
+      // rsqrt, floor, ...), for code that has no math library to call.
+      populateMathPolynomialApproximationPatterns(
+          patterns, [](StringRef) { return true; });
+      // (Not fma or ctlz: those are instructions.)
+      math::populateExpansionPatterns(
+          patterns, {"ceil", "sinh", "cosh", "tan", "tanh", "asinh", "acosh",
+                     "atanh", "exp2", "powf", "fpowi", "round", "roundeven",
+                     "rsqrt"});
+      patterns.add<FloorViaCeil, ExpF64Approximation>(&getContext());
+    } else {
+      populateMathPolynomialApproximationPatterns(patterns, isApproximated);
+    }
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
+    if (!complete)
+      return;
+    WalkResult result = getOperation()->walk([](Operation *op) {
+      if (!isa<math::MathDialect>(op->getDialect()) || hasInstructionLowering(op))
+        return WalkResult::advance();
+      op->emitOpError() << "on " << op->getResultTypes().front()
+                        << " has no implementation in device code without "
+                           "a math library (PolyBlocks links none for this "
+                           "target)";
+      return WalkResult::interrupt();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
   }
 };
 

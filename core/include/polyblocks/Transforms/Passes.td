@@ -653,7 +653,7 @@ def PBMergeGPUModules : Pass<"pb-merge-gpu-modules", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
-def PBApproximateMath : Pass<"pb-approximate-math", "::mlir::func::FuncOp"> {
+def PBApproximateMath : Pass<"pb-approximate-math"> {
   let summary = "Replace f32 exp, log, tanh, erf and friends by inline polynomials";
   let description = [{
     `math.exp`, `expm1`, `exp2`, `log`, `log1p`, `log2`, `tanh` and `erf` on
@@ -665,6 +665,13 @@ def PBApproximateMath : Pass<"pb-approximate-math", "::mlir::func::FuncOp"> {
     overflow and underflow included, within pbtool crosscheck's f32
     tolerances. Other functions and other element types are left to libm.
 
+    With `complete`, for device code that has no math library to call (AMD
+    kernels: PolyBlocks links no ROCm device library), every function MLIR
+    can approximate or expand is replaced too: sin, cos, atan, rsqrt,
+    floor (as -ceil(-x)), ceil, pow, the hyperbolic functions, ...
+    tests/e2e/math-ops.mlir checks these on the CPU
+    (tests/Transforms/approximate-math-complete.test).
+
     ```mlir
     %e = math.exp %x : f32
     // becomes (abridged)
@@ -672,6 +679,11 @@ def PBApproximateMath : Pass<"pb-approximate-math", "::mlir::func::FuncOp"> {
     %p = polynomial(%r); %e = %p * 2^k  // bit manipulation of the exponent
     ```
   }];
+  let options = [
+    Option<"complete", "complete", "bool", /*default=*/"false",
+           "replace every function that has an approximation or an "
+           "expansion (for code without a math library)">
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::vector::VectorDialect"];
