@@ -1,8 +1,9 @@
 # polyblocks_add_kernel(<target>
 #                       SOURCES k.mlir [more.mlir ...]
-#                       [TARGET cpu|nvgpu]      # code generation target (default: cpu)
+#                       [TARGET cpu|nvgpu|amdgpu] # code generation target (default: cpu)
 #                       [CPU <name>]            # CPU to generate code for (default: host)
-#                       [CHIP <name>]           # GPU to generate code for (nvgpu: sm_80 ... sm_90a; default sm_80)
+#                       [CHIP <name>]           # GPU to generate code for (nvgpu: sm_70 ... sm_90a, default sm_80;
+#                                               #   amdgpu: gfx90a, gfx942 or gfx1100, default gfx90a)
 #                       [OPTIONS <pbtool flags>...])
 #
 # Compiles each .mlir tensor program with `pbtool compile` at build time into
@@ -10,7 +11,8 @@
 # creates a STATIC library <target> holding the objects. Linking <target>
 # puts the headers on the include path and brings in what the generated code
 # needs (PolyBlocks::runtime for CPUs; PolyBlocks::gpu_runtime, the shared
-# runtime that loads the CUDA driver at run time, for GPUs). A source is recompiled when it or pbtool
+# runtime that loads the CUDA driver or the HIP runtime at run time, for GPUs). A source is recompiled
+# when it or pbtool
 # changes, through a depfile, with Ninja and with Makefiles.
 #
 # Every kernel's flags are also recorded in
@@ -30,8 +32,8 @@ function(polyblocks_add_kernel target)
   if(NOT PB_TARGET)
     set(PB_TARGET cpu)
   endif()
-  if(NOT PB_TARGET MATCHES "^(cpu|nvgpu)$")
-    message(FATAL_ERROR "polyblocks_add_kernel(${target}): unknown TARGET '${PB_TARGET}' (known targets: cpu, nvgpu)")
+  if(NOT PB_TARGET MATCHES "^(cpu|nvgpu|amdgpu)$")
+    message(FATAL_ERROR "polyblocks_add_kernel(${target}): unknown TARGET '${PB_TARGET}' (known targets: cpu, nvgpu, amdgpu)")
   endif()
   if(PB_CHIP AND PB_TARGET STREQUAL "cpu")
     message(FATAL_ERROR "polyblocks_add_kernel(${target}): CHIP names a GPU; for TARGET cpu use CPU <name>")

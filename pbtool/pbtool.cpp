@@ -69,8 +69,8 @@ static cl::opt<std::string>
                   cl::sub(benchCmd), cl::cat(pbCategory));
 static cl::opt<std::string>
     targetName(flag::kTarget,
-               cl::desc("code generation target: cpu or nvgpu (default: "
-                        "cpu)"),
+               cl::desc("code generation target: cpu, nvgpu or amdgpu "
+                        "(default: cpu)"),
                cl::init("cpu"), cl::sub(compileCmd), cl::sub(runCmd),
                cl::sub(crosscheckCmd), cl::sub(benchCmd), cl::cat(pbCategory));
 static cl::opt<std::string>
@@ -82,7 +82,7 @@ static cl::opt<std::string>
 static cl::opt<std::string> chipName(
     flag::kChip,
     cl::desc("GPU to generate code for: sm_70 ... sm_90a for nvgpu (default: "
-             "sm_80)"),
+             "sm_80), gfx90a, gfx942 or gfx1100 for amdgpu (default: gfx90a)"),
     cl::sub(compileCmd), cl::sub(runCmd), cl::sub(crosscheckCmd),
     cl::sub(benchCmd), cl::cat(pbCategory));
 static cl::opt<std::string> cpuFeatures(
@@ -141,8 +141,9 @@ static cl::opt<std::string> compileTo(
     cl::value_desc("stage"), cl::sub(compileCmd), cl::cat(pbCategory));
 static cl::opt<std::string>
     emitKind("emit", cl::desc("what to write: obj (default), asm, llvm (LLVM "
-                              "IR of the host code); for nvgpu also ptx "
-                              "and cubin (the device code)"),
+                              "IR of the host code); the device code: ptx "
+                              "or cubin for nvgpu, hsaco or amdgcn (its "
+                              "assembly) for amdgpu"),
              cl::init("obj"), cl::sub(compileCmd), cl::cat(pbCategory));
 static cl::opt<std::string> dumpStagesDir(
     "dump-stages",
@@ -257,9 +258,19 @@ static bool runsOnGPU(const PipelineOptions &options) {
   return isGPUTarget(options.target) && !options.emulateGPU;
 }
 
+/// The runtime platform the kernels run on; none for the CPU (emulated GPU
+/// targets included).
+using GPUPlatform = std::optional<pbrtPlatform>;
+static GPUPlatform getGPUPlatform(const PipelineOptions &options) {
+  if (!runsOnGPU(options))
+    return std::nullopt;
+  return options.target == TargetKind::AMDGPU ? PBRT_PLATFORM_HIP
+                                              : PBRT_PLATFORM_CUDA;
+}
+
 /// Reports a non-zero status of @name (with the runtime's reason on a GPU).
 static bool checkStatus(const KernelSignature &sig, int32_t status,
-                        bool gpu) {
+                        GPUPlatform gpu) {
   if (status == 0)
     return true;
   reportError("@" + sig.name + " returned status " + Twine(status) +
@@ -270,19 +281,21 @@ static bool checkStatus(const KernelSignature &sig, int32_t status,
 /// Device copies of a call's arguments and results, for GPU targets.
 class DeviceBuffers {
 public:
+  explicit DeviceBuffers(pbrtPlatform platform) : platform(platform) {}
   ~DeviceBuffers() {
     for (void *p : buffers)
-      pbrtDeviceFree(p);
+      pbrtDeviceFree(platform, p);
   }
   /// Allocates a device buffer per tensor and copies the tensors in.
   int32_t upload(ArrayRef<HostTensor> args, ArrayRef<HostTensor> results) {
     for (ArrayRef<HostTensor> tensors : {args, results})
       for (const HostTensor &t : tensors) {
         void *p = nullptr;
-        if (int32_t status = pbrtDeviceAlloc(&p, t.getByteSize()))
+        if (int32_t status = pbrtDeviceAlloc(platform, &p, t.getByteSize()))
           return status;
         buffers.push_back(p);
-        if (int32_t status = pbrtCopyToDevice(p, t.data(), t.getByteSize()))
+        if (int32_t status =
+                pbrtCopyToDevice(platform, p, t.data(), t.getByteSize()))
           return status;
       }
     return PB_STATUS_SUCCESS;
@@ -290,8 +303,8 @@ public:
   /// Copies the results back (they follow the arguments).
   int32_t download(size_t numArgs, MutableArrayRef<HostTensor> results) {
     for (auto [i, t] : llvm::enumerate(results))
-      if (int32_t status =
-              pbrtCopyToHost(t.data(), buffers[numArgs + i], t.getByteSize()))
+      if (int32_t status = pbrtCopyToHost(
+              platform, t.data(), buffers[numArgs + i], t.getByteSize()))
         return status;
     return PB_STATUS_SUCCESS;
   }
@@ -303,6 +316,7 @@ public:
   }
 
 private:
+  pbrtPlatform platform;
   SmallVector<void *> buffers;
 };
 
@@ -310,23 +324,24 @@ private:
 /// (on the GPU, device buffers and the stream, and waits for the kernels);
 /// reports a failed call or a non-zero status.
 static bool invokeKernel(JitModule &jit, const KernelSignature &sig,
-                         ArrayRef<void *> callArgs, bool gpu) {
+                         ArrayRef<void *> callArgs, GPUPlatform gpu) {
   auto status = jit.call(sig.name, callArgs);
   if (!status) {
     reportError(status.takeError());
     return false;
   }
   return checkStatus(sig, *status, gpu) &&
-         (!gpu || checkStatus(sig, pbrtStreamSynchronize(nullptr), gpu));
+         (!gpu || checkStatus(sig, pbrtStreamSynchronize(*gpu, nullptr), gpu));
 }
 
 /// Calls `sig` on `args` and `results` (on the GPU: on device copies of
 /// them); reports a failed call or a non-zero status.
 static bool callKernel(JitModule &jit, const KernelSignature &sig,
                        MutableArrayRef<HostTensor> args,
-                       MutableArrayRef<HostTensor> results, bool gpu = false) {
+                       MutableArrayRef<HostTensor> results,
+                       GPUPlatform gpu = std::nullopt) {
   if (gpu) {
-    DeviceBuffers device;
+    DeviceBuffers device(*gpu);
     return checkStatus(sig, device.upload(args, results), gpu) &&
            invokeKernel(jit, sig, device.getCallArguments(), gpu) &&
            checkStatus(sig, device.download(args.size(), results), gpu);
@@ -394,28 +409,41 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
     }
   }
   CodeKind codeKind = CodeKind::Object;
-  bool gpu = isGPUTarget(options->target);
-  bool emitDevice = emitKind == "ptx" || emitKind == "cubin";
+  // The device code --emit can write: its target and the binary format
+  // that S5 then embeds (instead of the target's default) for it.
+  struct DeviceCode {
+    StringRef kind;
+    TargetKind target;
+    StringRef format;
+  };
+  static const DeviceCode kDeviceCode[] = {
+      {"ptx", TargetKind::NVGPU, "isa"},
+      {"cubin", TargetKind::NVGPU, "bin"},
+      {"hsaco", TargetKind::AMDGPU, "bin"},
+      {"amdgcn", TargetKind::AMDGPU, "isa"}};
+  const DeviceCode *device = llvm::find_if(
+      kDeviceCode, [&](const DeviceCode &code) { return code.kind == emitKind; });
+  bool emitDevice = device != std::end(kDeviceCode);
   if (emitKind == "obj")
     codeKind = CodeKind::Object;
   else if (emitKind == "asm")
     codeKind = CodeKind::Assembly;
   else if (emitKind == "llvm")
     codeKind = CodeKind::LLVMIR;
-  else if (emitDevice && !gpu) {
-    reportError("--emit=" + emitKind + " is device code of a GPU target; "
-                "add --target=nvgpu");
+  else if (emitDevice && (device->target != options->target ||
+                          options->emulateGPU)) {
+    reportError("--emit=" + emitKind + " is device code of target " +
+                getTargetKindName(device->target) + "; add --target=" +
+                getTargetKindName(device->target) +
+                (options->emulateGPU ? " without --emulate-gpu" : ""));
     return kUsageError;
   } else if (!emitDevice) {
     reportError("unknown --emit kind '" + emitKind +
-                "' (expected obj, asm, llvm, ptx or cubin)");
+                "' (expected obj, asm, llvm, ptx, cubin, hsaco or amdgcn)");
     return kUsageError;
   }
-  // What S5 embeds (a fatbin by default) is what --emit writes.
-  if (emitKind == "ptx")
-    options->gpuBinaryFormat = "isa";
-  else if (emitKind == "cubin")
-    options->gpuBinaryFormat = "bin";
+  if (emitDevice)
+    options->gpuBinaryFormat = device->format.str();
   if (lastStage && emitKind.getNumOccurrences()) {
     reportError("--compile-to and --emit cannot be combined: --compile-to "
                 "writes MLIR");
@@ -484,12 +512,12 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
       reportError(image.takeError());
       return kError;
     }
-    // PTX is embedded NUL-terminated, as the driver expects.
-    if (emitKind == "ptx" && !image->empty() && image->back() == '\0')
+    // Assembly (PTX) is embedded NUL-terminated, as the driver expects.
+    if (device->format == "isa" && !image->empty() && image->back() == '\0')
       image->pop_back();
     contents.assign(image->begin(), image->end());
-    if (emitKind == "cubin")
-      defaultOutput = (stem + ".cubin").str();
+    if (device->format == "bin")
+      defaultOutput = (stem + "." + emitKind).str();
   } else {
     if (llvm::Error err = emitCode(module, **tm, codeKind, contents)) {
       reportError(std::move(err));
@@ -508,6 +536,7 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
                      }});
   std::string header;
   if (!headerFilename.empty()) {
+    bool gpu = runsOnGPU(*options);
     StringRef headerName = llvm::sys::path::filename(headerFilename);
     header = renderKernelHeader(program->signatures,
                                 llvm::sys::path::filename(inputFilename),
@@ -608,7 +637,7 @@ static int runRun(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   if (!jit)
     return kError;
   std::vector<HostTensor> results = makeResults(*sig);
-  if (!callKernel(*jit, *sig, args, results, runsOnGPU(*options)))
+  if (!callKernel(*jit, *sig, args, results, getGPUPlatform(*options)))
     return kError;
 
   if (outputs.empty()) {
@@ -684,7 +713,7 @@ static int runCrosscheck(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
     std::vector<HostTensor> expected = makeResults(*sig);
     std::vector<HostTensor> actual = makeResults(*sig);
     if (!callKernel(*reference, *sig, args, expected) ||
-        !callKernel(*optimized, *sig, args, actual, runsOnGPU(*options)))
+        !callKernel(*optimized, *sig, args, actual, getGPUPlatform(*options)))
       return kError;
     bool ok = true;
     double maxErr = 0;
@@ -742,12 +771,12 @@ static int runBench(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   std::mt19937_64 rng(seed);
   std::vector<HostTensor> args = makeRandomArgs(*sig, rng);
   std::vector<HostTensor> results = makeResults(*sig);
-  bool gpu = runsOnGPU(*options);
+  GPUPlatform gpu = getGPUPlatform(*options);
   if (!callKernel(*jit, *sig, args, results, gpu)) // warm-up
     return kError;
   // On a GPU, the buffers stay on the device and each timed call waits for
   // its kernels.
-  DeviceBuffers device;
+  DeviceBuffers device(gpu.value_or(PBRT_PLATFORM_CUDA));
   SmallVector<void *> deviceArgs;
   if (gpu) {
     if (!checkStatus(*sig, device.upload(args, results), gpu))

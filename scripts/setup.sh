@@ -5,11 +5,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# neovim is the editor the language server's tests drive (tests/lsp).
+# neovim is the editor the language server's tests drive (tests/lsp);
+# libamdhip64-5 is Debian's HIP runtime, which the AMD runtime tests load
+# (PolyBlocks builds and links without it).
 ./scripts/install-packages.sh \
   cmake ninja-build ccache g++ python3 libgtest-dev \
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools clang-22 lld-22 libomp-22-dev \
-  neovim
+  neovim libamdhip64-5
 
 build="${POLYBLOCKS_BUILD_DIR:-build}"
 if [ ! -f "$build/build.ninja" ]; then

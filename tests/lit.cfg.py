@@ -94,3 +94,53 @@ if gpu_missing is None:
     config.available_features.add("cuda-gpu")
 else:
     lit_config.note("GPU execution tests are skipped: " + gpu_missing)
+
+
+# AMD GPUs: the HIP runtime is loaded at run time like the CUDA driver.
+def load_hip_runtime():
+    """Returns (library, None) when the HIP runtime loads, else (None, why)."""
+    error = None
+    for name in ("libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"):
+        try:
+            return ctypes.CDLL(name), None
+        except OSError as e:
+            error = e
+    return None, "the HIP runtime (libamdhip64) does not load (%s)" % error
+
+
+def find_amd_chip():
+    """The chip (gfx90a, gfx942, ...) of the first AMD GPU the kernel driver
+    lists, from its topology (gfx_target_version 90010 is gfx90a)."""
+    import glob
+    for properties in sorted(glob.glob("/sys/class/kfd/kfd/topology/nodes/*/properties")):
+        with open(properties) as f:
+            for line in f:
+                key, _, value = line.partition(" ")
+                if key == "gfx_target_version" and int(value) != 0:
+                    v = int(value)
+                    return "gfx%d%d%x" % (v // 10000, v // 100 % 100, v % 100)
+    return None
+
+
+def probe_amd_gpu(hip):
+    """Returns (chip, None) when an AMD GPU can run kernels, else (None, why)."""
+    if hip.hipInit(0) != 0:
+        return None, "hipInit failed (no usable AMD GPU)"
+    count = ctypes.c_int(0)
+    if hip.hipGetDeviceCount(ctypes.byref(count)) != 0 or count.value == 0:
+        return None, "the HIP runtime sees no GPU"
+    chip = find_amd_chip()
+    if chip is None:
+        return None, "the GPU's chip is not in /sys/class/kfd"
+    return chip, None
+
+
+hip, hip_missing = load_hip_runtime()
+if hip is not None:
+    config.available_features.add("hip-runtime")
+    amd_chip, hip_missing = probe_amd_gpu(hip)
+if hip_missing is None:
+    config.available_features.add("amd-gpu")
+    config.substitutions.append(("%amd-chip", amd_chip))
+else:
+    lit_config.note("AMD GPU execution tests are skipped: " + hip_missing)

@@ -1,9 +1,10 @@
 //===- Runtime.cpp - The PolyBlocks GPU runtime ---------------------------===//
 //
-// Loads the CUDA driver with dlopen on first use and forwards launches,
-// allocations and copies to it. The driver's types are declared here (the
-// documented ABI of the CUDA driver API), so the library builds without a
-// CUDA toolkit.
+// Loads a GPU platform's driver with dlopen on first use (the CUDA driver,
+// or the HIP runtime for AMD GPUs) and forwards launches, allocations and
+// copies to it. The drivers' functions are declared here (the documented
+// ABIs of the CUDA driver API and of HIP's module API), so the library
+// builds without either toolkit.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,52 +18,71 @@
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 namespace {
 
-// The CUDA driver API, as far as the runtime uses it.
-using CUresult = int;
-using CUdevice = int;
-using CUdeviceptr = unsigned long long;
-struct CUctx_st;
-struct CUmod_st;
-struct CUfunc_st;
-struct CUstream_st;
-using CUcontext = CUctx_st *;
-using CUmodule = CUmod_st *;
-using CUfunction = CUfunc_st *;
-using CUstream = CUstream_st *;
-constexpr CUresult CUDA_SUCCESS = 0;
-constexpr CUresult CUDA_ERROR_OUT_OF_MEMORY = 2;
-constexpr CUresult CUDA_ERROR_STUB_LIBRARY = 34;
-constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
+// Device pointers are declared `void *` for both platforms: CUDA's
+// CUdeviceptr is a 64-bit integer, passed like a pointer on the 64-bit
+// ABIs this runtime is built for. Modules, functions, streams and contexts
+// are opaque pointers on both.
+static_assert(sizeof(void *) == 8, "the runtime needs a 64-bit platform");
+
+// Result codes both platforms share.
+constexpr int kSuccess = 0;
+constexpr int kOutOfMemory = 2;
+// CUDA's.
+constexpr int CUDA_ERROR_STUB_LIBRARY = 34;
+constexpr int CUDA_ERROR_NO_DEVICE = 100;
 constexpr int CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED = 115;
+// HIP's: no device, no usable device (what HIP reports without a GPU or
+// without the kernel driver), a driver older than the runtime.
+constexpr int hipErrorInsufficientDriver = 35;
+constexpr int hipErrorNoDevice = 100;
+constexpr int hipErrorInvalidDevice = 101;
 
-struct CudaDriver {
-  CUresult (*cuInit)(unsigned);
-  CUresult (*cuDeviceGet)(CUdevice *, int);
-  CUresult (*cuDeviceGetName)(char *, int, CUdevice);
-  CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice);
-  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
-  CUresult (*cuCtxGetCurrent)(CUcontext *);
-  CUresult (*cuCtxSetCurrent)(CUcontext);
-  CUresult (*cuModuleLoadData)(CUmodule *, const void *);
-  CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
-  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
-                             unsigned, unsigned, unsigned, unsigned, CUstream,
-                             void **, void **);
-  CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
-  CUresult (*cuMemFree)(CUdeviceptr);
-  CUresult (*cuMemAllocAsync)(CUdeviceptr *, size_t, CUstream);
-  CUresult (*cuMemFreeAsync)(CUdeviceptr, CUstream);
-  CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
-  CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
-  CUresult (*cuStreamSynchronize)(CUstream);
-  CUresult (*cuGetErrorString)(CUresult, const char **);
+/// One platform's driver: the same calls under CUDA's and HIP's names.
+struct Driver {
+  pbrtPlatform platform;
+  const char *name; ///< "CUDA driver" or "HIP runtime"
 
-  /// The primary context of device 0, for threads that have none.
-  CUcontext primary = nullptr;
+  int (*init)(unsigned);
+  int (*deviceGet)(int *, int);
+  int (*deviceGetName)(char *, int, int);
+  int (*moduleLoadData)(void **, const void *);
+  int (*moduleGetFunction)(void **, void *, const char *);
+  int (*launchKernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned,
+                      unsigned, unsigned, void *, void **, void **);
+  int (*memAlloc)(void **, size_t);
+  int (*memFree)(void *);
+  int (*memcpyHtoD)(void *, const void *, size_t);
+  int (*memcpyDtoH)(void *, const void *, size_t);
+  int (*streamSynchronize)(void *);
+  // CUDA only: stream-ordered allocation (where the device has memory
+  // pools), contexts, error strings.
+  int (*memAllocAsync)(void **, size_t, void *) = nullptr;
+  int (*memFreeAsync)(void *, void *) = nullptr;
+  int (*deviceGetAttribute)(int *, int, int) = nullptr;
+  int (*devicePrimaryCtxRetain)(void **, int) = nullptr;
+  int (*ctxGetCurrent)(void **) = nullptr;
+  int (*ctxSetCurrent)(void *) = nullptr;
+  int (*cuGetErrorString)(int, const char **) = nullptr;
+  // HIP only.
+  const char *(*hipGetErrorString)(int) = nullptr;
+
+  /// CUDA: the primary context of device 0, for threads that have none.
+  void *primary = nullptr;
   bool asyncAllocation = false;
+
+  const char *errorString(int rc) const {
+    const char *text = nullptr;
+    if (cuGetErrorString)
+      cuGetErrorString(rc, &text);
+    else if (hipGetErrorString)
+      text = hipGetErrorString(rc);
+    return text ? text : "unknown error";
+  }
 };
 
 thread_local std::string lastError;
@@ -79,170 +99,229 @@ int32_t fail(int32_t status, const char *format, ...) {
   return status;
 }
 
-/// Guards loading the driver and filling the module and function slots;
+/// Guards loading the drivers and filling the module and function slots;
 /// launches, copies and synchronization run outside it.
 std::mutex mutex;
 
-/// Loads the driver once. On failure the reason is kept and reported again
-/// on every later call.
-int32_t loadDriver(CudaDriver *&out) {
-  static CudaDriver driver;
-  static int32_t status = -1;
-  static std::string error;
-  if (status == -1) {
-    const char *path = std::getenv("PB_CUDA_DRIVER");
-    if (!path || !*path)
-      path = "libcuda.so.1";
-    void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    status = PB_STATUS_SUCCESS;
-    if (!lib) {
-      status = PB_STATUS_NO_DRIVER;
-      const char *why = dlerror();
-      error = std::string("cannot load the CUDA driver (") + path +
-              "): " + (why ? why : "unknown error");
-    }
-    auto bind = [&](auto &fn, const char *name) {
-      if (status != PB_STATUS_SUCCESS)
-        return;
-      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(lib, name));
-      if (!fn) {
-        status = PB_STATUS_NO_DRIVER;
-        error = std::string("the CUDA driver (") + path + ") lacks " + name;
-      }
-    };
-    bind(driver.cuInit, "cuInit");
-    bind(driver.cuDeviceGet, "cuDeviceGet");
-    bind(driver.cuDeviceGetName, "cuDeviceGetName");
-    bind(driver.cuDeviceGetAttribute, "cuDeviceGetAttribute");
-    bind(driver.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
-    bind(driver.cuCtxGetCurrent, "cuCtxGetCurrent");
-    bind(driver.cuCtxSetCurrent, "cuCtxSetCurrent");
-    bind(driver.cuModuleLoadData, "cuModuleLoadData");
-    bind(driver.cuModuleGetFunction, "cuModuleGetFunction");
-    bind(driver.cuLaunchKernel, "cuLaunchKernel");
-    bind(driver.cuMemAlloc, "cuMemAlloc_v2");
-    bind(driver.cuMemFree, "cuMemFree_v2");
-    bind(driver.cuMemcpyHtoD, "cuMemcpyHtoD_v2");
-    bind(driver.cuMemcpyDtoH, "cuMemcpyDtoH_v2");
-    bind(driver.cuStreamSynchronize, "cuStreamSynchronize");
-    bind(driver.cuGetErrorString, "cuGetErrorString");
-    if (status == PB_STATUS_SUCCESS) {
-      // Stream-ordered allocation (CUDA 11.2 on) where the device has it.
-      driver.cuMemAllocAsync = reinterpret_cast<decltype(driver.cuMemAllocAsync)>(
-          dlsym(lib, "cuMemAllocAsync"));
-      driver.cuMemFreeAsync = reinterpret_cast<decltype(driver.cuMemFreeAsync)>(
-          dlsym(lib, "cuMemFreeAsync"));
-      CUresult rc = driver.cuInit(0);
-      CUdevice device = 0;
-      if (rc == CUDA_SUCCESS)
-        rc = driver.cuDeviceGet(&device, 0);
-      if (rc == CUDA_SUCCESS)
-        rc = driver.cuDevicePrimaryCtxRetain(&driver.primary, device);
-      if (rc != CUDA_SUCCESS) {
-        const char *text = nullptr;
-        driver.cuGetErrorString(rc, &text);
-        status = rc == CUDA_ERROR_NO_DEVICE     ? PB_STATUS_NO_DEVICE
-                 : rc == CUDA_ERROR_STUB_LIBRARY ? PB_STATUS_NO_DRIVER
-                                                 : PB_STATUS_DRIVER_ERROR;
-        error = rc == CUDA_ERROR_STUB_LIBRARY
-                    ? "the CUDA driver is the toolkit's stub library (no "
-                      "driver installed)"
-                    : std::string("the CUDA driver found no usable device: ") +
-                          (text ? text : "unknown error");
-        error += " (CUresult " + std::to_string(rc) + ")";
-      } else {
-        int pools = 0;
-        driver.asyncAllocation =
-            driver.cuMemAllocAsync && driver.cuMemFreeAsync &&
-            driver.cuDeviceGetAttribute(
-                &pools, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, device) ==
-                CUDA_SUCCESS &&
-            pools != 0;
-      }
-    }
+/// Opens the first of `candidates` that loads, or the library named by
+/// `$variable`; says which it tried on failure.
+void *openLibrary(const char *variable,
+                  std::initializer_list<const char *> candidates,
+                  std::string &path, std::string &error) {
+  const char *chosen = std::getenv(variable);
+  std::vector<const char *> names(candidates);
+  if (chosen && *chosen)
+    names = {chosen};
+  for (const char *candidate : names) {
+    path = candidate;
+    if (void *lib = dlopen(candidate, RTLD_NOW | RTLD_LOCAL))
+      return lib;
+    const char *why = dlerror();
+    error = std::string(why ? why : "unknown error");
   }
+  return nullptr;
+}
+
+/// Binds `fn` to `symbol` of `lib`; on failure sets `status` and `error`.
+template <typename Fn>
+void bind(void *lib, Fn &fn, const char *symbol, const Driver &driver,
+          const std::string &path, int32_t &status, std::string &error) {
   if (status != PB_STATUS_SUCCESS)
-    return fail(status, "%s", error.c_str());
-  out = &driver;
+    return;
+  fn = reinterpret_cast<Fn>(dlsym(lib, symbol));
+  if (!fn) {
+    status = PB_STATUS_NO_DRIVER;
+    error = std::string("the ") + driver.name + " (" + path + ") lacks " +
+            symbol;
+  }
+}
+
+/// Loads the CUDA driver: libcuda.so.1 or $PB_CUDA_DRIVER.
+int32_t openCUDA(Driver &d, std::string &error) {
+  std::string path;
+  void *lib = openLibrary("PB_CUDA_DRIVER", {"libcuda.so.1"}, path, error);
+  if (!lib) {
+    error = "cannot load the CUDA driver (" + path + "): " + error;
+    return PB_STATUS_NO_DRIVER;
+  }
+  int32_t status = PB_STATUS_SUCCESS;
+  bind(lib, d.init, "cuInit", d, path, status, error);
+  bind(lib, d.deviceGet, "cuDeviceGet", d, path, status, error);
+  bind(lib, d.deviceGetName, "cuDeviceGetName", d, path, status, error);
+  bind(lib, d.moduleLoadData, "cuModuleLoadData", d, path, status, error);
+  bind(lib, d.moduleGetFunction, "cuModuleGetFunction", d, path, status, error);
+  bind(lib, d.launchKernel, "cuLaunchKernel", d, path, status, error);
+  bind(lib, d.memAlloc, "cuMemAlloc_v2", d, path, status, error);
+  bind(lib, d.memFree, "cuMemFree_v2", d, path, status, error);
+  bind(lib, d.memcpyHtoD, "cuMemcpyHtoD_v2", d, path, status, error);
+  bind(lib, d.memcpyDtoH, "cuMemcpyDtoH_v2", d, path, status, error);
+  bind(lib, d.streamSynchronize, "cuStreamSynchronize", d, path, status, error);
+  bind(lib, d.deviceGetAttribute, "cuDeviceGetAttribute", d, path, status, error);
+  bind(lib, d.devicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", d, path,
+       status, error);
+  bind(lib, d.ctxGetCurrent, "cuCtxGetCurrent", d, path, status, error);
+  bind(lib, d.ctxSetCurrent, "cuCtxSetCurrent", d, path, status, error);
+  bind(lib, d.cuGetErrorString, "cuGetErrorString", d, path, status, error);
+  if (status != PB_STATUS_SUCCESS)
+    return status;
+  // Stream-ordered allocation (CUDA 11.2 on) where the device has it.
+  d.memAllocAsync = reinterpret_cast<decltype(d.memAllocAsync)>(
+      dlsym(lib, "cuMemAllocAsync"));
+  d.memFreeAsync =
+      reinterpret_cast<decltype(d.memFreeAsync)>(dlsym(lib, "cuMemFreeAsync"));
+  return PB_STATUS_SUCCESS;
+}
+
+/// Loads the HIP runtime: libamdhip64 (the unversioned name, then ROCm 6's
+/// and 5's sonames) or $PB_HIP_RUNTIME.
+int32_t openHIP(Driver &d, std::string &error) {
+  std::string path;
+  void *lib = openLibrary(
+      "PB_HIP_RUNTIME",
+      {"libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"}, path, error);
+  if (!lib) {
+    error = "cannot load the HIP runtime (" + path + "): " + error;
+    return PB_STATUS_NO_DRIVER;
+  }
+  int32_t status = PB_STATUS_SUCCESS;
+  bind(lib, d.init, "hipInit", d, path, status, error);
+  bind(lib, d.deviceGet, "hipDeviceGet", d, path, status, error);
+  bind(lib, d.deviceGetName, "hipDeviceGetName", d, path, status, error);
+  bind(lib, d.moduleLoadData, "hipModuleLoadData", d, path, status, error);
+  bind(lib, d.moduleGetFunction, "hipModuleGetFunction", d, path, status, error);
+  bind(lib, d.launchKernel, "hipModuleLaunchKernel", d, path, status, error);
+  bind(lib, d.memAlloc, "hipMalloc", d, path, status, error);
+  bind(lib, d.memFree, "hipFree", d, path, status, error);
+  bind(lib, d.memcpyHtoD, "hipMemcpyHtoD", d, path, status, error);
+  bind(lib, d.memcpyDtoH, "hipMemcpyDtoH", d, path, status, error);
+  bind(lib, d.streamSynchronize, "hipStreamSynchronize", d, path, status, error);
+  bind(lib, d.hipGetErrorString, "hipGetErrorString", d, path, status, error);
+  return status;
+}
+
+/// Initializes the driver and finds device 0 (CUDA: retains its primary
+/// context, sees whether it has memory pools).
+int32_t startDriver(Driver &d, std::string &error) {
+  int device = 0;
+  int rc = d.init(0);
+  if (rc == kSuccess)
+    rc = d.deviceGet(&device, 0);
+  if (rc == kSuccess && d.platform == PBRT_PLATFORM_CUDA)
+    rc = d.devicePrimaryCtxRetain(&d.primary, device);
+  if (rc != kSuccess) {
+    bool cuda = d.platform == PBRT_PLATFORM_CUDA;
+    if (cuda && rc == CUDA_ERROR_STUB_LIBRARY) {
+      error = "the CUDA driver is the toolkit's stub library (no driver "
+              "installed) (CUresult " + std::to_string(rc) + ")";
+      return PB_STATUS_NO_DRIVER;
+    }
+    error = std::string("the ") + d.name + " found no usable device: " +
+            d.errorString(rc) + (cuda ? " (CUresult " : " (hipError_t ") +
+            std::to_string(rc) + ")";
+    bool noDevice = cuda ? rc == CUDA_ERROR_NO_DEVICE
+                         : rc == hipErrorNoDevice || rc == hipErrorInvalidDevice ||
+                               rc == hipErrorInsufficientDriver;
+    return noDevice ? PB_STATUS_NO_DEVICE : PB_STATUS_DRIVER_ERROR;
+  }
+  int pools = 0;
+  d.asyncAllocation =
+      d.memAllocAsync && d.memFreeAsync &&
+      d.deviceGetAttribute(&pools, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED,
+                           device) == kSuccess &&
+      pools != 0;
+  return PB_STATUS_SUCCESS;
+}
+
+/// Loads `platform`'s driver once. On failure the reason is kept and
+/// reported again on every later call. Called with `mutex` held.
+int32_t loadDriver(int32_t platform, Driver *&out) {
+  struct Loaded {
+    Driver driver;
+    int32_t status = -1;
+    std::string error;
+  };
+  static Loaded cuda{{PBRT_PLATFORM_CUDA, "CUDA driver"}};
+  static Loaded hip{{PBRT_PLATFORM_HIP, "HIP runtime"}};
+  if (platform != PBRT_PLATFORM_CUDA && platform != PBRT_PLATFORM_HIP)
+    return fail(PB_STATUS_UNSUPPORTED_PLATFORM,
+                "unknown GPU platform %d (expected CUDA = 0 or HIP = 1)",
+                platform);
+  Loaded &loaded = platform == PBRT_PLATFORM_CUDA ? cuda : hip;
+  if (loaded.status == -1) {
+    Driver &d = loaded.driver;
+    loaded.status = platform == PBRT_PLATFORM_CUDA
+                        ? openCUDA(d, loaded.error)
+                        : openHIP(d, loaded.error);
+    if (loaded.status == PB_STATUS_SUCCESS)
+      loaded.status = startDriver(d, loaded.error);
+  }
+  if (loaded.status != PB_STATUS_SUCCESS)
+    return fail(loaded.status, "%s", loaded.error.c_str());
+  out = &loaded.driver;
   return PB_STATUS_SUCCESS;
 }
 
 /// Turns a driver error into a status and message.
-int32_t check(CudaDriver &driver, CUresult rc, int32_t status,
-              const char *what) {
-  if (rc == CUDA_SUCCESS)
+int32_t check(const Driver &driver, int rc, int32_t status, const char *what) {
+  if (rc == kSuccess)
     return PB_STATUS_SUCCESS;
-  const char *text = nullptr;
-  driver.cuGetErrorString(rc, &text);
-  if (rc == CUDA_ERROR_OUT_OF_MEMORY)
+  if (rc == kOutOfMemory)
     status = PB_STATUS_OUT_OF_MEMORY;
-  return fail(status, "%s: %s (CUresult %d)", what,
-              text ? text : "unknown error", rc);
+  return fail(status, "%s: %s (%s %d)", what, driver.errorString(rc),
+              driver.platform == PBRT_PLATFORM_CUDA ? "CUresult" : "hipError_t",
+              rc);
 }
 
-/// Loads the driver (once, for all threads) and makes sure the calling
-/// thread has a context.
-int32_t getDriver(CudaDriver *&driver) {
+/// Loads the driver (once, for all threads) and, for CUDA, makes sure the
+/// calling thread has a context. (HIP threads start on device 0.)
+int32_t getDriver(int32_t platform, Driver *&driver) {
   {
     std::lock_guard<std::mutex> lock(mutex);
-    if (int32_t status = loadDriver(driver))
+    if (int32_t status = loadDriver(platform, driver))
       return status;
   }
-  CUcontext current = nullptr;
-  if (int32_t status = check(*driver, driver->cuCtxGetCurrent(&current),
+  if (driver->platform != PBRT_PLATFORM_CUDA)
+    return PB_STATUS_SUCCESS;
+  void *current = nullptr;
+  if (int32_t status = check(*driver, driver->ctxGetCurrent(&current),
                              PB_STATUS_DRIVER_ERROR, "cuCtxGetCurrent"))
     return status;
   if (!current)
-    return check(*driver, driver->cuCtxSetCurrent(driver->primary),
+    return check(*driver, driver->ctxSetCurrent(driver->primary),
                  PB_STATUS_DRIVER_ERROR, "cuCtxSetCurrent");
   return PB_STATUS_SUCCESS;
 }
 
 /// Fills the module slot (loading `image`) and the function slot of a
 /// kernel on first use.
-int32_t loadKernel(CudaDriver &driver, void **module, const void *image,
+int32_t loadKernel(const Driver &driver, void **module, const void *image,
                    void **function, const char *name) {
   std::lock_guard<std::mutex> lock(mutex);
   if (!*module) {
-    CUmodule loaded = nullptr;
-    if (int32_t rc = check(driver, driver.cuModuleLoadData(&loaded, image),
+    void *loaded = nullptr;
+    if (int32_t rc = check(driver, driver.moduleLoadData(&loaded, image),
                            PB_STATUS_MODULE_LOAD_FAILED,
                            "cannot load the kernels' device code"))
       return rc;
     *module = loaded;
   }
   if (!*function) {
-    CUfunction fn = nullptr;
-    if (int32_t rc = check(
-            driver,
-            driver.cuModuleGetFunction(&fn, static_cast<CUmodule>(*module), name),
-            PB_STATUS_MODULE_LOAD_FAILED,
-            "cannot find a kernel in the device code"))
+    void *fn = nullptr;
+    if (int32_t rc = check(driver, driver.moduleGetFunction(&fn, *module, name),
+                           PB_STATUS_MODULE_LOAD_FAILED,
+                           "cannot find a kernel in the device code"))
       return rc;
     *function = fn;
   }
   return PB_STATUS_SUCCESS;
 }
 
-int32_t unsupportedPlatform(int32_t platform) {
-  return fail(PB_STATUS_UNSUPPORTED_PLATFORM,
-              "this PolyBlocks runtime launches CUDA code only (platform %d "
-              "requested)",
-              platform);
-}
-
 /// The start of the calls generated code makes: a failure so far is passed
-/// on, the platform must be CUDA, the driver is loaded.
-int32_t startCall(int32_t status, int32_t platform, CudaDriver *&driver) {
+/// on, the platform's driver is loaded.
+int32_t startCall(int32_t status, int32_t platform, Driver *&driver) {
   if (status != PB_STATUS_SUCCESS)
     return status;
-  if (platform != PBRT_PLATFORM_CUDA)
-    return unsupportedPlatform(platform);
-  return getDriver(driver);
-}
-
-CUdeviceptr toDevicePointer(const void *ptr) {
-  return reinterpret_cast<CUdeviceptr>(ptr);
+  return getDriver(platform, driver);
 }
 
 } // namespace
@@ -258,16 +337,15 @@ int32_t pbrtLaunch(int32_t status, int32_t platform, void **module,
                    uint32_t blockZ, uint32_t sharedBytes, void *stream,
                    void **args) {
   (void)imageSize; // the image's format says its size to the driver
-  CudaDriver *driver;
+  Driver *driver;
   if (int32_t rc = startCall(status, platform, driver))
     return rc;
   if (int32_t rc = loadKernel(*driver, module, image, function, name))
     return rc;
-  CUresult rc = driver->cuLaunchKernel(
-      static_cast<CUfunction>(*function), gridX, gridY, gridZ, blockX, blockY,
-      blockZ, sharedBytes, static_cast<CUstream>(stream), args, nullptr);
-  if (rc != CUDA_SUCCESS) {
-    check(*driver, rc, PB_STATUS_LAUNCH_FAILED, "cuLaunchKernel");
+  int rc = driver->launchKernel(*function, gridX, gridY, gridZ, blockX, blockY,
+                                blockZ, sharedBytes, stream, args, nullptr);
+  if (rc != kSuccess) {
+    check(*driver, rc, PB_STATUS_LAUNCH_FAILED, "launching the kernel");
     lastError = "launching " + std::string(name) + ": " + lastError;
     return PB_STATUS_LAUNCH_FAILED;
   }
@@ -277,87 +355,90 @@ int32_t pbrtLaunch(int32_t status, int32_t platform, void **module,
 int32_t pbrtAlloc(int32_t status, int32_t platform, void **ptr,
                   uint64_t bytes, void *stream) {
   *ptr = nullptr;
-  CudaDriver *driver;
+  Driver *driver;
   if (int32_t rc = startCall(status, platform, driver))
     return rc;
-  CUdeviceptr p = 0;
-  CUresult rc = driver->asyncAllocation
-                    ? driver->cuMemAllocAsync(&p, bytes, static_cast<CUstream>(stream))
-                    : driver->cuMemAlloc(&p, bytes);
+  void *p = nullptr;
+  int rc = driver->asyncAllocation ? driver->memAllocAsync(&p, bytes, stream)
+                                   : driver->memAlloc(&p, bytes);
   if (int32_t failed = check(*driver, rc, PB_STATUS_DRIVER_ERROR,
                              "cannot allocate a device buffer"))
     return failed;
-  *ptr = reinterpret_cast<void *>(p);
+  *ptr = p;
   return PB_STATUS_SUCCESS;
 }
 
 void pbrtFree(int32_t platform, void *ptr, void *stream) {
-  CudaDriver *driver;
-  if (!ptr || platform != PBRT_PLATFORM_CUDA || getDriver(driver))
+  Driver *driver;
+  if (!ptr || getDriver(platform, driver))
     return;
+  // (hipFree waits for the device's queued work, so the buffer is no
+  // longer in use.)
   if (driver->asyncAllocation)
-    driver->cuMemFreeAsync(toDevicePointer(ptr), static_cast<CUstream>(stream));
+    driver->memFreeAsync(ptr, stream);
   else
-    driver->cuMemFree(toDevicePointer(ptr));
+    driver->memFree(ptr);
 }
 
-int32_t pbrtDeviceAlloc(void **ptr, uint64_t bytes) {
+int32_t pbrtDeviceAlloc(int32_t platform, void **ptr, uint64_t bytes) {
   *ptr = nullptr;
-  CudaDriver *driver;
-  if (int32_t rc = getDriver(driver))
+  Driver *driver;
+  if (int32_t rc = getDriver(platform, driver))
     return rc;
-  CUdeviceptr p = 0;
-  if (int32_t rc = check(*driver, driver->cuMemAlloc(&p, bytes ? bytes : 1),
-                         PB_STATUS_DRIVER_ERROR, "cuMemAlloc"))
+  void *p = nullptr;
+  if (int32_t rc = check(*driver, driver->memAlloc(&p, bytes ? bytes : 1),
+                         PB_STATUS_DRIVER_ERROR, "cannot allocate device memory"))
     return rc;
-  *ptr = reinterpret_cast<void *>(p);
+  *ptr = p;
   return PB_STATUS_SUCCESS;
 }
 
-int32_t pbrtDeviceFree(void *ptr) {
-  CudaDriver *driver;
+int32_t pbrtDeviceFree(int32_t platform, void *ptr) {
+  Driver *driver;
   if (!ptr)
     return PB_STATUS_SUCCESS;
-  if (int32_t rc = getDriver(driver))
+  if (int32_t rc = getDriver(platform, driver))
     return rc;
-  return check(*driver, driver->cuMemFree(toDevicePointer(ptr)),
-               PB_STATUS_DRIVER_ERROR, "cuMemFree");
+  return check(*driver, driver->memFree(ptr), PB_STATUS_DRIVER_ERROR,
+               "cannot free device memory");
 }
 
-int32_t pbrtCopyToDevice(void *device, const void *host, uint64_t bytes) {
-  CudaDriver *driver;
-  if (int32_t rc = getDriver(driver))
+int32_t pbrtCopyToDevice(int32_t platform, void *device, const void *host,
+                         uint64_t bytes) {
+  Driver *driver;
+  if (int32_t rc = getDriver(platform, driver))
     return rc;
-  return check(*driver, driver->cuMemcpyHtoD(toDevicePointer(device), host, bytes),
-               PB_STATUS_DRIVER_ERROR, "cuMemcpyHtoD");
+  return check(*driver, driver->memcpyHtoD(device, host, bytes),
+               PB_STATUS_DRIVER_ERROR, "cannot copy to the device");
 }
 
-int32_t pbrtCopyToHost(void *host, const void *device, uint64_t bytes) {
-  CudaDriver *driver;
-  if (int32_t rc = getDriver(driver))
+int32_t pbrtCopyToHost(int32_t platform, void *host, const void *device,
+                       uint64_t bytes) {
+  Driver *driver;
+  if (int32_t rc = getDriver(platform, driver))
     return rc;
-  return check(*driver, driver->cuMemcpyDtoH(host, toDevicePointer(device), bytes),
-               PB_STATUS_DRIVER_ERROR, "cuMemcpyDtoH");
+  return check(*driver, driver->memcpyDtoH(host, device, bytes),
+               PB_STATUS_DRIVER_ERROR, "cannot copy from the device");
 }
 
-int32_t pbrtStreamSynchronize(void *stream) {
-  CudaDriver *driver;
-  if (int32_t rc = getDriver(driver))
+int32_t pbrtStreamSynchronize(int32_t platform, void *stream) {
+  Driver *driver;
+  if (int32_t rc = getDriver(platform, driver))
     return rc;
-  return check(*driver, driver->cuStreamSynchronize(static_cast<CUstream>(stream)),
+  return check(*driver, driver->streamSynchronize(stream),
                PB_STATUS_LAUNCH_FAILED, "a kernel failed on the stream");
 }
 
-int32_t pbrtGetDeviceName(char *name, int32_t size) {
-  CudaDriver *driver;
-  if (int32_t rc = getDriver(driver))
+int32_t pbrtGetDeviceName(int32_t platform, char *name, int32_t size) {
+  Driver *driver;
+  if (int32_t rc = getDriver(platform, driver))
     return rc;
-  CUdevice device = 0;
-  if (int32_t rc = check(*driver, driver->cuDeviceGet(&device, 0),
-                         PB_STATUS_DRIVER_ERROR, "cuDeviceGet"))
+  int device = 0;
+  if (int32_t rc = check(*driver, driver->deviceGet(&device, 0),
+                         PB_STATUS_DRIVER_ERROR, "cannot find device 0"))
     return rc;
-  return check(*driver, driver->cuDeviceGetName(name, size, device),
-               PB_STATUS_DRIVER_ERROR, "cuDeviceGetName");
+  return check(*driver, driver->deviceGetName(name, size, device),
+               PB_STATUS_DRIVER_ERROR, "cannot read the device's name");
 }
 
 } // extern "C"

@@ -26,7 +26,7 @@ int main(void) {
            pbrtGetLastError());
   }
   void *buffer = NULL;
-  printf("alloc: status %d, %s\n", pbrtDeviceAlloc(&buffer, 16),
+  printf("alloc: status %d, %s\n", pbrtDeviceAlloc(PBRT_PLATFORM_CUDA, &buffer, 16),
          buffer ? "a buffer" : "no buffer");
   printf("done\n");
   return 0;

@@ -10,6 +10,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Target/TargetMachine.h"
 
 #include <cstdlib>
@@ -52,6 +53,12 @@ static bool isKnownNVIDIAChip(StringRef chip) {
   return llvm::is_contained({70u, 72u, 75u, 80u, 86u, 87u, 89u, 90u}, version);
 }
 
+/// The AMD chips with a matrix-core mapping: CDNA2 (gfx90a), CDNA3
+/// (gfx942) and RDNA3 (gfx1100).
+static bool isKnownAMDChip(StringRef chip) {
+  return llvm::is_contained({"gfx90a", "gfx942", "gfx1100"}, chip);
+}
+
 /// The CUDA toolkit for ptxas, fatbinary and libdevice: $CUDA_PATH,
 /// $CUDA_HOME, then /usr/local/cuda; empty when there is none (ptxas is then
 /// looked up on PATH). A toolkit named by a variable must exist.
@@ -66,6 +73,38 @@ static llvm::Expected<std::string> findCUDAToolkit() {
   if (llvm::sys::fs::can_execute("/usr/local/cuda/bin/ptxas"))
     return std::string("/usr/local/cuda");
   return std::string();
+}
+
+/// True if `dir` holds llvm/bin/ld.lld, the linker that makes HSACO.
+static bool hasROCmLinker(StringRef dir) {
+  SmallString<256> lld(dir);
+  llvm::sys::path::append(lld, "llvm", "bin", "ld.lld");
+  return llvm::sys::fs::can_execute(lld);
+}
+
+/// The ROCm folder whose llvm/bin/ld.lld links AMD code objects: $ROCM_PATH
+/// (which must hold it), /opt/rocm, then the one PolyBlocks installs beside
+/// its tools (lib/polyblocks/rocm, linking LLVM's own ld.lld). ROCm
+/// itself is not needed: the kernels call no device library.
+static llvm::Expected<std::string> findROCmLinker() {
+  if (const char *dir = std::getenv("ROCM_PATH"); dir && *dir) {
+    if (!hasROCmLinker(dir))
+      return makeFlagError(Twine("the ROCm folder '") + dir +
+                           "' (from $ROCM_PATH) has no llvm/bin/ld.lld");
+    return std::string(dir);
+  }
+  if (hasROCmLinker("/opt/rocm"))
+    return std::string("/opt/rocm");
+  // <prefix>/bin/pbtool -> <prefix>/lib/polyblocks/rocm
+  static int anchor;
+  SmallString<256> dir(llvm::sys::path::parent_path(llvm::sys::path::parent_path(
+      llvm::sys::fs::getMainExecutable(nullptr, &anchor))));
+  llvm::sys::path::append(dir, "lib", "polyblocks", "rocm");
+  if (hasROCmLinker(dir))
+    return dir.str().str();
+  return makeFlagError("no linker for AMD code objects: set $ROCM_PATH to a "
+                       "ROCm installation, or install PolyBlocks with lld "
+                       "(ld.lld) available");
 }
 
 llvm::Error parseCompileFlags(ArrayRef<std::string> args, CompileFlags &flags) {
@@ -136,20 +175,33 @@ resolvePipelineOptions(const CompileFlags &flags) {
   std::optional<TargetKind> target = parseTargetKind(flags.target);
   if (!target)
     return makeFlagError("unknown target '" + flags.target +
-                         "' (known targets: cpu, nvgpu)");
+                         "' (known targets: cpu, nvgpu, amdgpu)");
   options.target = *target;
+  if (*target == TargetKind::NVGPU) {
+    if (!flags.chip.empty() && !isKnownNVIDIAChip(flags.chip))
+      return makeFlagError("unknown chip '" + flags.chip +
+                           "' for target nvgpu (expected sm_70 ... sm_90a, "
+                           "e.g. sm_80, sm_86, sm_89, sm_90)");
+  } else if (*target == TargetKind::AMDGPU) {
+    if (!flags.chip.empty() && !isKnownAMDChip(flags.chip))
+      return makeFlagError("unknown chip '" + flags.chip +
+                           "' for target amdgpu (expected gfx90a, gfx942 or "
+                           "gfx1100)");
+  }
   if (isGPUTarget(*target)) {
-    if (!flags.chip.empty()) {
-      if (!isKnownNVIDIAChip(flags.chip))
-        return makeFlagError("unknown chip '" + flags.chip +
-                             "' for target nvgpu (expected sm_70 ... sm_90a, "
-                             "e.g. sm_80, sm_86, sm_89, sm_90)");
-      options.chip = flags.chip;
-    }
-    llvm::Expected<std::string> toolkit = findCUDAToolkit();
-    if (!toolkit)
+    options.chip =
+        flags.chip.empty() ? getDefaultChip(*target).str() : flags.chip;
+    bool nvidia = *target == TargetKind::NVGPU;
+    llvm::Expected<std::string> toolkit =
+        nvidia ? findCUDAToolkit() : findROCmLinker();
+    // Without a device binary to make (--emulate-gpu), no toolkit is needed.
+    if (!toolkit && flags.emulateGPU)
+      llvm::consumeError(toolkit.takeError());
+    else if (!toolkit)
       return toolkit.takeError();
-    options.cudaToolkitPath = *toolkit;
+    else
+      options.gpuToolkitPath = *toolkit;
+    options.gpuBinaryFormat = nvidia ? "fatbin" : "bin";
     options.emulateGPU = flags.emulateGPU;
   } else if (!flags.chip.empty()) {
     return makeFlagError("--chip names a GPU, but the target is " +

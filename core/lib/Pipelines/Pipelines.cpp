@@ -9,6 +9,7 @@
 
 #include "polyblocks/Transforms/Passes.h"
 
+#include "mlir/Conversion/GPUToROCDL/Runtimes.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Dialect/Affine/Transforms/Passes.h"
@@ -51,18 +52,22 @@ static const StageInfo kStages[] = {
      "reciprocals of loop-invariant divisors, "
      "parallelization of the outermost parallel loop of large nests "
      "(upstream fusion and cache tiling as experimental switches); for GPUs "
-     "the target-neutral part: fills, fusion, accumulators, reciprocals"},
+     "matrix products on tensor cores (NVIDIA WMMA) or matrix cores (AMD "
+     "MFMA / WMMA), then the target-neutral part: fills, fusion, "
+     "accumulators, reciprocals"},
     {Stage::S4, "s4", "map", "pb-s4-pipeline",
      "affine -> target dialects: affine to scf, parallel loops to OpenMP, "
      "math and bf16 expansion for the host, inline polynomial exp, log, "
      "tanh and erf; for GPUs, loop nests to kernel launches (parallel bands "
-     "one thread per iteration) outlined into one GPU module for the chip"},
+     "one thread per iteration) outlined into one GPU module for the chip "
+     "(NVVM or ROCDL target)"},
     {Stage::S5, "s5", "llvm", "pb-s5-pipeline",
      "-> LLVM dialect: entry-point buffers marked noalias; memref, arith, "
      "math, func (bare-pointer calling convention), cf and OpenMP to LLVM; "
      "then LLVM IR and object code; for GPUs, kernels to NVVM, PTX, cubin "
-     "(ptxas) and fatbin embedded in the host object, launches and device "
-     "buffers through the PolyBlocks runtime"},
+     "(ptxas) and fatbin, or to ROCDL, AMDGPU code and HSACO (lld), "
+     "embedded in the host object, launches and device buffers through the "
+     "PolyBlocks runtime"},
 };
 
 ArrayRef<StageInfo> getStageTable() { return kStages; }
@@ -83,6 +88,8 @@ std::optional<TargetKind> parseTargetKind(StringRef name) {
     return TargetKind::CPU;
   if (name == "nvgpu")
     return TargetKind::NVGPU;
+  if (name == "amdgpu")
+    return TargetKind::AMDGPU;
   return std::nullopt;
 }
 
@@ -92,8 +99,14 @@ StringRef getTargetKindName(TargetKind kind) {
     return "cpu";
   case TargetKind::NVGPU:
     return "nvgpu";
+  case TargetKind::AMDGPU:
+    return "amdgpu";
   }
   llvm_unreachable("unknown target kind");
+}
+
+StringRef getDefaultChip(TargetKind kind) {
+  return kind == TargetKind::AMDGPU ? "gfx90a" : "sm_80";
 }
 
 //===----------------------------------------------------------------------===//
@@ -187,7 +200,7 @@ void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
         PBStreamSkinnyContractionOptions{/*maxRows=*/1, options.l1CacheKiB,
                                          options.vectorBits}));
     fpm.addPass(createPBRegisterTileContraction(getRegisterTile(options)));
-  } else if (!options.emulateGPU) {
+  } else if (!options.emulateGPU && options.target == TargetKind::NVGPU) {
     fpm.addPass(createPBMapContractionToTensorCores());
   }
   fpm.addPass(affine::createAffineScalarReplacementPass());
@@ -235,6 +248,15 @@ static void addHostExpansions(OpPassManager &pm) {
 /// and is accepted by ptxas from CUDA 12.0 on.
 static constexpr char kPTXFeatures[] = "+ptx80";
 
+/// The AMD code object version: 5, what ROCm 6.0's compilers emit by
+/// default and every ROCm 6 runtime loads (MLIR's default, 6, needs a newer
+/// runtime).
+static constexpr char kAMDCodeObjectVersion[] = "500";
+
+/// True for the AMD chips that run 32-lane wavefronts natively (RDNA,
+/// gfx10 and gfx11); the CDNA chips (gfx90a, gfx942) have 64 lanes.
+static bool isWave32Chip(StringRef chip) { return chip.starts_with("gfx1"); }
+
 /// The end of S4 for GPUs: the kernels outlined into one GPU module for
 /// the chip.
 static void addGPUModule(OpPassManager &pm, const PipelineOptions &options) {
@@ -246,12 +268,28 @@ static void addGPUModule(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createPBMergeGPUModules());
   // Host views the kernels now compute themselves.
   pm.addPass(createCanonicalizerPass());
-  GpuNVVMAttachTargetOptions target;
-  target.chip = options.chip;
-  target.features = kPTXFeatures;
-  target.optLevel = 3;
-  pm.addPass(createGpuNVVMAttachTarget(target));
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  if (options.target == TargetKind::NVGPU) {
+    GpuNVVMAttachTargetOptions target;
+    target.chip = options.chip;
+    target.features = kPTXFeatures;
+    target.optLevel = 3;
+    pm.addPass(createGpuNVVMAttachTarget(target));
+  } else {
+    GpuROCDLAttachTargetOptions target;
+    target.chip = options.chip;
+    target.abiVersion = kAMDCodeObjectVersion;
+    target.optLevel = 3;
+    target.wave64Flag = !isWave32Chip(options.chip);
+    pm.addPass(createGpuROCDLAttachTarget(target));
+    // The AMD kernels call no device library (PolyBlocks ships none, and
+    // ROCm's are per chip): math on narrow floats is done in f32, every
+    // function with a polynomial or an expansion is replaced by it, and
+    // what is left (sqrt, fabs, exp and log on f32) becomes AMDGPU
+    // instructions in S5.
+    device.addPass(math::createMathExtendToSupportedTypes());
+    device.addPass(createPBApproximateMath(PBApproximateMathOptions{true}));
+  }
   device.addPass(createPBExpandArith());
   device.addPass(createCanonicalizerPass());
 }
@@ -306,24 +344,46 @@ static void addHostLowering(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
 }
 
-void buildS5Pipeline(OpPassManager &pm, const PipelineOptions &options) {
-  if (isGPUTarget(options.target) && !options.emulateGPU) {
-    // kernels: gpu -> nvvm, scf -> cf, memref -> llvm
-    OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
-    device.addPass(memref::createExpandStridedMetadataPass());
-    device.addPass(createLowerAffinePass());
-    device.addPass(createSCFToControlFlowPass());
+/// The device half of S5: the kernels in the LLVM dialect (NVVM or ROCDL).
+static void addDeviceLowering(OpPassManager &pm,
+                              const PipelineOptions &options) {
+  OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  device.addPass(memref::createExpandStridedMetadataPass());
+  device.addPass(createLowerAffinePass());
+  // scf -> cf
+  device.addPass(createSCFToControlFlowPass());
+  if (options.target == TargetKind::NVGPU) {
+    // gpu, math (libdevice calls), memref, arith -> nvvm / llvm
     ConvertGpuOpsToNVVMOpsOptions nvvm;
     nvvm.indexBitwidth = 64;
     nvvm.useBarePtrCallConv = true;
     device.addPass(createConvertGpuOpsToNVVMOps(nvvm));
-    device.addPass(createCanonicalizerPass());
-    device.addPass(createReconcileUnrealizedCastsPass());
+  } else {
+    // amdgpu (matrix cores) -> rocdl
+    ConvertAMDGPUToROCDLPassOptions amdgpu;
+    amdgpu.chipset = options.chip;
+    device.addPass(createConvertAMDGPUToROCDLPass(amdgpu));
+    // gpu, memref, arith, math -> rocdl / llvm
+    ConvertGpuOpsToROCDLOpsOptions rocdl;
+    rocdl.chipset = options.chip;
+    rocdl.indexBitwidth = 64;
+    rocdl.useBarePtrCallConv = true;
+    rocdl.runtime = gpu::amd::Runtime::HIP;
+    device.addPass(createConvertGpuOpsToROCDLOps(rocdl));
+  }
+  device.addPass(createCanonicalizerPass());
+  device.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void buildS5Pipeline(OpPassManager &pm, const PipelineOptions &options) {
+  if (isGPUTarget(options.target) && !options.emulateGPU) {
+    addDeviceLowering(pm, options);
     // nvvm -> PTX (LLVM's NVPTX back end) -> cubin (ptxas), bundled with the
-    // PTX into a fatbin (fatbinary)
+    // PTX into a fatbin (fatbinary); rocdl -> AMDGPU code (LLVM's AMDGPU
+    // back end) -> HSACO (ld.lld)
     GpuModuleToBinaryPassOptions binary;
     binary.compilationTarget = options.gpuBinaryFormat;
-    binary.toolkitPath = options.cudaToolkitPath;
+    binary.toolkitPath = options.gpuToolkitPath;
     pm.addPass(createGpuModuleToBinaryPass(binary));
     // gpu.binary + gpu.launch_func -> embedded image + runtime calls
     pm.addPass(createPBLowerGPUHost());

@@ -1,15 +1,18 @@
 /* runtime.h - The PolyBlocks GPU runtime.
  *
  * One small shared library (libpolyblocks_runtime.so) that every GPU kernel
- * compiled by PolyBlocks launches through. It loads the CUDA driver
- * (libcuda.so.1) when first needed, so programs build, link and start on
- * machines without a GPU; each device binary is loaded once, into the
- * context current at its first launch (the primary context of device 0 when
- * the thread has none). Failures are returned as a pbStatus, with a message
- * from pbrtGetLastError(); the runtime never exits the process or prints.
+ * compiled by PolyBlocks launches through, on NVIDIA GPUs (CUDA) and AMD GPUs
+ * (HIP). It loads the platform's driver when first needed -- the CUDA driver
+ * (libcuda.so.1) or the HIP runtime (libamdhip64.so) -- so programs build,
+ * link and start on machines without a GPU. Each device binary is loaded
+ * once: CUDA, into the context current at its first launch (the primary
+ * context of device 0 when the thread has none); HIP, onto the thread's
+ * current device (device 0 unless the program chose another). Failures are
+ * returned as a pbStatus, with a message from pbrtGetLastError(); the
+ * runtime never exits the process or prints.
  *
- * PB_CUDA_DRIVER, when set, names the driver library to load instead of
- * libcuda.so.1.
+ * PB_CUDA_DRIVER and PB_HIP_RUNTIME, when set, name the library to load
+ * instead.
  *
  * The pbrtLaunch / pbrtAlloc / pbrtFree entry points are what generated code
  * calls. The pbrtDevice* functions are for programs and tests that manage
@@ -31,8 +34,8 @@ extern "C" {
 
 typedef enum pbStatus {
   PB_STATUS_SUCCESS = 0,
-  /* The GPU driver library could not be loaded (no driver installed, or
-   * only the toolkit's stub). */
+  /* The GPU driver library could not be loaded (no driver or HIP runtime
+   * installed, or only the CUDA toolkit's stub). */
   PB_STATUS_NO_DRIVER = 1,
   /* The driver loaded but found no usable device. */
   PB_STATUS_NO_DEVICE = 2,
@@ -44,7 +47,7 @@ typedef enum pbStatus {
   PB_STATUS_OUT_OF_MEMORY = 5,
   /* Any other driver error. */
   PB_STATUS_DRIVER_ERROR = 6,
-  /* A platform this runtime was not built for. */
+  /* A platform this runtime does not know. */
   PB_STATUS_UNSUPPORTED_PLATFORM = 7
 } pbStatus;
 
@@ -55,7 +58,8 @@ typedef enum pbrtPlatform { PBRT_PLATFORM_CUDA = 0, PBRT_PLATFORM_HIP = 1 } pbrt
 PBRT_EXPORT const char *pbrtGetLastError(void);
 
 /* Launches kernel `name` of the device binary `image` (`imageSize` bytes:
- * a cubin, or NUL-terminated PTX) on `stream`. `*module` and `*function`
+ * a CUDA fatbin or cubin, NUL-terminated PTX, or an AMD code object) of
+ * `platform` on `stream` (a CUstream or hipStream_t). `*module` and `*function`
  * cache the loaded module and the kernel; both start null. `args` holds the
  * address of each kernel argument. Does nothing and returns `status` when
  * `status` is not PB_STATUS_SUCCESS. */
@@ -76,15 +80,17 @@ PBRT_EXPORT int32_t pbrtAlloc(int32_t status, int32_t platform, void **ptr,
  * ignored. */
 PBRT_EXPORT void pbrtFree(int32_t platform, void *ptr, void *stream);
 
-/* Device memory for programs and tests (CUDA). */
-PBRT_EXPORT int32_t pbrtDeviceAlloc(void **ptr, uint64_t bytes);
-PBRT_EXPORT int32_t pbrtDeviceFree(void *ptr);
-PBRT_EXPORT int32_t pbrtCopyToDevice(void *device, const void *host, uint64_t bytes);
-PBRT_EXPORT int32_t pbrtCopyToHost(void *host, const void *device, uint64_t bytes);
+/* Device memory of `platform` for programs and tests. */
+PBRT_EXPORT int32_t pbrtDeviceAlloc(int32_t platform, void **ptr, uint64_t bytes);
+PBRT_EXPORT int32_t pbrtDeviceFree(int32_t platform, void *ptr);
+PBRT_EXPORT int32_t pbrtCopyToDevice(int32_t platform, void *device,
+                                     const void *host, uint64_t bytes);
+PBRT_EXPORT int32_t pbrtCopyToHost(int32_t platform, void *host,
+                                   const void *device, uint64_t bytes);
 /* Waits for the work queued on `stream` (null: the default stream). */
-PBRT_EXPORT int32_t pbrtStreamSynchronize(void *stream);
+PBRT_EXPORT int32_t pbrtStreamSynchronize(int32_t platform, void *stream);
 /* The name of device 0 (e.g. "NVIDIA H100"), or the failure. */
-PBRT_EXPORT int32_t pbrtGetDeviceName(char *name, int32_t size);
+PBRT_EXPORT int32_t pbrtGetDeviceName(int32_t platform, char *name, int32_t size);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -39,7 +39,7 @@ const StageInfo &getStageInfo(Stage stage);
 std::optional<Stage> parseStage(llvm::StringRef id);
 
 /// Code generation targets.
-enum class TargetKind { CPU, NVGPU };
+enum class TargetKind { CPU, NVGPU, AMDGPU };
 std::optional<TargetKind> parseTargetKind(llvm::StringRef name);
 llvm::StringRef getTargetKindName(TargetKind kind);
 
@@ -47,14 +47,16 @@ llvm::StringRef getTargetKindName(TargetKind kind);
 /// to the textual pipelines' options.
 struct PipelineOptions {
   TargetKind target = TargetKind::CPU;
-  /// GPU targets: the chip ("sm_80", ...), the device binary S5 embeds
-  /// ("fatbin": the chip's cubin from ptxas plus the PTX, which the driver
-  /// compiles for newer chips; "bin": the cubin alone; "isa": the PTX
-  /// alone) and the CUDA toolkit holding ptxas and fatbinary (empty: found
-  /// on PATH).
+  /// GPU targets: the chip ("sm_80", "gfx90a", ...), the device binary S5
+  /// embeds and the toolkit that makes it. nvgpu: "fatbin" (the chip's
+  /// cubin from ptxas plus the PTX, which the driver compiles for newer
+  /// chips), "bin" (the cubin alone) or "isa" (the PTX alone), with the CUDA
+  /// toolkit holding ptxas and fatbinary (empty: found on PATH). amdgpu:
+  /// "bin" (the HSACO code object) or "isa" (its assembly), with a ROCm
+  /// folder whose llvm/bin/ld.lld links the code object.
   std::string chip = "sm_80";
   std::string gpuBinaryFormat = "fatbin";
-  std::string cudaToolkitPath;
+  std::string gpuToolkitPath;
   /// GPU targets, for testing without a GPU: run each launch's blocks and
   /// threads as loops on the CPU (pb-emulate-gpu-launches) instead of
   /// producing device code; entry points keep the CPU interface.
@@ -109,7 +111,11 @@ using StageCallback =
     llvm::function_ref<mlir::LogicalResult(const StageInfo &, mlir::ModuleOp)>;
 
 /// True for the targets whose kernels run on a GPU.
-inline bool isGPUTarget(TargetKind kind) { return kind == TargetKind::NVGPU; }
+inline bool isGPUTarget(TargetKind kind) { return kind != TargetKind::CPU; }
+
+/// The chip a GPU target compiles for when none is named: sm_80 for nvgpu,
+/// gfx90a for amdgpu.
+llvm::StringRef getDefaultChip(TargetKind kind);
 
 /// Runs S1 up to and including `last` on `module`, one pass manager per
 /// stage. A stage that fails without saying why gets a located error naming
