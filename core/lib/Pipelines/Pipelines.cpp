@@ -200,8 +200,9 @@ void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
         PBStreamSkinnyContractionOptions{/*maxRows=*/1, options.l1CacheKiB,
                                          options.vectorBits}));
     fpm.addPass(createPBRegisterTileContraction(getRegisterTile(options)));
-  } else if (!options.emulateGPU && options.target == TargetKind::NVGPU) {
-    fpm.addPass(createPBMapContractionToTensorCores());
+  } else if (!options.emulateGPU) {
+    fpm.addPass(createPBMapContractionToTensorCores(
+        PBMapContractionToTensorCoresOptions{options.chip}));
   }
   fpm.addPass(affine::createAffineScalarReplacementPass());
   fpm.addPass(createPBForwardFills());

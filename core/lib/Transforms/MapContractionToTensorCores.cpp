@@ -1,13 +1,16 @@
-//===- MapContractionToTensorCores.cpp - f16 matmuls on tensor cores ------===//
+//===- MapContractionToTensorCores.cpp - Matmuls on matrix units ----------===//
 //
-// Replaces f16 x f16 -> f32 matrix-product nests by kernels of warp-level
-// matrix operations, one warp per 16 x 16 tile of the result.
+// Replaces f16 (or bf16) x f16 -> f32 matrix-product nests by kernels of
+// warp-level matrix operations, one warp (wavefront) per 16 x 16 tile of the
+// result: NVIDIA tensor cores (WMMA), AMD matrix cores (MFMA, WMMA).
 //
 //===----------------------------------------------------------------------===//
 
 #include "polyblocks/Transforms/Passes.h"
 
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 
 #define DEBUG_TYPE "pb-map-contraction-to-tensor-cores"
@@ -22,15 +25,46 @@ using namespace mlir::affine;
 
 namespace {
 
-/// The edge of the warp-level matrix tiles (WMMA m16n16k16).
+/// The edge of the warp-level matrix tiles (m16n16k16 on every unit).
 constexpr int64_t kTile = 16;
-constexpr int64_t kWarpSize = 32;
+
+/// The matrix instructions of a chip.
+enum class MatrixUnit {
+  /// NVIDIA tensor cores through gpu.subgroup_mma_* (WMMA m16n16k16), 32
+  /// lanes, f16 operands.
+  NVIDIAWMMA,
+  /// AMD CDNA matrix cores (gfx90a, gfx942): v_mfma_f32_16x16x16{f16,bf16},
+  /// 64 lanes.
+  AMDMFMA,
+  /// AMD RDNA3 (gfx11): v_wmma_f32_16x16x16_{f16,bf16}, 32 lanes.
+  AMDWMMA,
+};
+
+static std::optional<MatrixUnit> getMatrixUnit(StringRef chip) {
+  if (chip.starts_with("sm_"))
+    return MatrixUnit::NVIDIAWMMA;
+  if (chip == "gfx90a" || chip.starts_with("gfx94") || chip.starts_with("gfx95"))
+    return MatrixUnit::AMDMFMA;
+  if (chip.starts_with("gfx11"))
+    return MatrixUnit::AMDWMMA;
+  return std::nullopt;
+}
+
+static int64_t getLanes(MatrixUnit unit) {
+  return unit == MatrixUnit::AMDMFMA ? 64 : 32;
+}
+
+/// The operand types the unit multiplies (accumulating in f32).
+static bool isOperandType(MatrixUnit unit, Type type) {
+  return type.isF16() || (unit != MatrixUnit::NVIDIAWMMA && type.isBF16());
+}
 
 /// A matched `C[i, j] += ext(A[i, k]) * ext(B[k, j])` nest.
 struct TensorCoreProduct {
   AffineForOp iLoop, jLoop, kLoop;
   Value a, b, c;
   int64_t m, n, k;
+  Type operandType;
 };
 
 /// A zero-based unit-step loop with a constant trip count that is a
@@ -68,15 +102,17 @@ static bool accessesExactly(Access access, Value d0, Value d1) {
   return indices.size() == 2 && indices[0] == d0 && indices[1] == d1;
 }
 
-/// `value` is `arith.extf` of an f16 load; returns the load.
-static AffineLoadOp getExtendedF16Load(Value value) {
+/// `value` is `arith.extf` of a load of an operand type of `unit`; returns
+/// the load.
+static AffineLoadOp getExtendedLoad(MatrixUnit unit, Value value) {
   auto ext = value.getDefiningOp<arith::ExtFOp>();
-  if (!ext || !ext.getIn().getType().isF16())
+  if (!ext || !isOperandType(unit, ext.getIn().getType()))
     return AffineLoadOp();
   return ext.getIn().getDefiningOp<AffineLoadOp>();
 }
 
-static std::optional<TensorCoreProduct> matchProduct(AffineForOp iLoop) {
+static std::optional<TensorCoreProduct> matchProduct(MatrixUnit unit,
+                                                     AffineForOp iLoop) {
   AffineForOp jLoop = getOnlyChild(iLoop);
   AffineForOp kLoop = jLoop ? getOnlyChild(jLoop) : AffineForOp();
   if (!kLoop || kLoop.getNumIterOperands() != 0)
@@ -107,12 +143,13 @@ static std::optional<TensorCoreProduct> matchProduct(AffineForOp iLoop) {
   if (!accLoad || !mul || accLoad.getMemRef() != store.getMemRef() ||
       !accessesExactly(accLoad, i, j))
     return std::nullopt;
-  AffineLoadOp aLoad = getExtendedF16Load(mul.getLhs());
-  AffineLoadOp bLoad = getExtendedF16Load(mul.getRhs());
+  AffineLoadOp aLoad = getExtendedLoad(unit, mul.getLhs());
+  AffineLoadOp bLoad = getExtendedLoad(unit, mul.getRhs());
   if (aLoad && bLoad && !accessesExactly(aLoad, i, kv))
     std::swap(aLoad, bLoad);
   if (!aLoad || !bLoad || !accessesExactly(aLoad, i, kv) ||
-      !accessesExactly(bLoad, kv, j))
+      !accessesExactly(bLoad, kv, j) ||
+      aLoad.getType() != bLoad.getType())
     return std::nullopt;
   // Nothing else in the body (8 ops: 3 loads, 2 extensions, mul, add,
   // store, plus the yield).
@@ -122,23 +159,36 @@ static std::optional<TensorCoreProduct> matchProduct(AffineForOp iLoop) {
   if (store.getMemRef() == aLoad.getMemRef() ||
       store.getMemRef() == bLoad.getMemRef())
     return std::nullopt;
-  return TensorCoreProduct{iLoop, jLoop, kLoop, aLoad.getMemRef(),
-                           bLoad.getMemRef(), store.getMemRef(), *m, *n, *k};
+  return TensorCoreProduct{iLoop,           jLoop,
+                           kLoop,           aLoad.getMemRef(),
+                           bLoad.getMemRef(), store.getMemRef(),
+                           *m,              *n,
+                           *k,              aLoad.getType()};
 }
 
 struct MapContractionToTensorCoresPass
     : public polyblocks::impl::PBMapContractionToTensorCoresBase<
           MapContractionToTensorCoresPass> {
+  using PBMapContractionToTensorCoresBase::PBMapContractionToTensorCoresBase;
+
   void runOnOperation() override {
     func::FuncOp func = getOperation();
+    std::optional<MatrixUnit> unit = getMatrixUnit(chip);
+    if (!unit) {
+      func.emitError() << "pb-map-contraction-to-tensor-cores: chip '" << chip
+                       << "' has no known matrix instructions";
+      return signalPassFailure();
+    }
     if (func.isExternal())
       return;
     for (auto loop : llvm::make_early_inc_range(func.getBody().getOps<AffineForOp>()))
-      if (std::optional<TensorCoreProduct> product = matchProduct(loop))
-        rewrite(*product);
+      if (std::optional<TensorCoreProduct> product = matchProduct(*unit, loop))
+        rewrite(*unit, *product);
   }
 
-  void rewrite(TensorCoreProduct &p) {
+  /// One block of one warp (wavefront) per 16 x 16 tile of C; the body
+  /// computes the tile at (`row`, `col`).
+  void rewrite(MatrixUnit unit, TensorCoreProduct &p) {
     OpBuilder builder(p.iLoop);
     Location loc = p.iLoop.getLoc();
     auto constant = [&](int64_t v) -> Value {
@@ -147,13 +197,26 @@ struct MapContractionToTensorCoresPass
     Value one = constant(1);
     auto launch = gpu::LaunchOp::create(builder, loc, constant(p.n / kTile),
                                         constant(p.m / kTile), one,
-                                        constant(kWarpSize), one, one);
+                                        constant(getLanes(unit)), one, one);
     builder.setInsertionPointToStart(&launch.getBody().front());
     Value tile = constant(kTile);
     Value row = arith::MulIOp::create(builder, loc, launch.getBlockIds().y, tile);
     Value col = arith::MulIOp::create(builder, loc, launch.getBlockIds().x, tile);
+    if (unit == MatrixUnit::NVIDIAWMMA)
+      buildSubgroupMMATile(builder, loc, p, row, col);
+    else
+      buildAMDTile(builder, loc, unit, p, launch.getThreadIds().x, row, col);
+    gpu::TerminatorOp::create(builder, loc);
+    p.iLoop.erase();
+  }
 
+  /// NVIDIA: whole-tile loads, products and stores of gpu.subgroup_mma_*.
+  static void buildSubgroupMMATile(OpBuilder &builder, Location loc,
+                                   TensorCoreProduct &p, Value row, Value col) {
     MLIRContext *ctx = builder.getContext();
+    auto constant = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(builder, loc, v);
+    };
     Type f16 = builder.getF16Type(), f32 = builder.getF32Type();
     auto aType = gpu::MMAMatrixType::get({kTile, kTile}, f16, "AOp");
     auto bType = gpu::MMAMatrixType::get({kTile, kTile}, f16, "BOp");
@@ -164,7 +227,7 @@ struct MapContractionToTensorCoresPass
         builder, loc, cType, p.c, ValueRange{row, col}, lead(p.n),
         /*transpose=*/UnitAttr());
     auto kLoop = scf::ForOp::create(builder, loc, constant(0), constant(p.k),
-                                    tile, ValueRange{acc});
+                                    constant(kTile), ValueRange{acc});
     {
       OpBuilder::InsertionGuard guard(builder);
       builder.setInsertionPointToStart(kLoop.getBody());
@@ -181,8 +244,77 @@ struct MapContractionToTensorCoresPass
     gpu::SubgroupMmaStoreMatrixOp::create(builder, loc, kLoop.getResult(0), p.c,
                                           ValueRange{row, col}, lead(p.n),
                                           UnitAttr());
-    gpu::TerminatorOp::create(builder, loc);
-    p.iLoop.erase();
+  }
+
+  /// AMD: each lane loads its own elements of the tiles into vectors, in
+  /// the layouts of the instructions (AMD's matrix instruction calculator;
+  /// r = lane % 16, g = lane / 16):
+  /// - MFMA 16x16x16 (64 lanes): A: row r, k = 4g .. 4g+3; B: column r,
+  ///   k = 4g .. 4g+3; C: column r, rows 4g .. 4g+3.
+  /// - WMMA 16x16x16 (wave32): A: row r, k = 0 .. 15; B: column r,
+  ///   k = 0 .. 15; C: column r, rows 2e + g for e = 0 .. 7.
+  /// A's elements are consecutive (one vector load); B's and C's are a
+  /// column each, which consecutive lanes read side by side.
+  static void buildAMDTile(OpBuilder &builder, Location loc, MatrixUnit unit,
+                           TensorCoreProduct &p, Value lane, Value row,
+                           Value col) {
+    auto constant = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(builder, loc, v);
+    };
+    bool mfma = unit == MatrixUnit::AMDMFMA;
+    int64_t kPerLane = mfma ? 4 : 16;
+    int64_t cPerLane = mfma ? 4 : 8;
+    Value r = arith::RemUIOp::create(builder, loc, lane, constant(16));
+    Value g = arith::DivUIOp::create(builder, loc, lane, constant(16));
+    Value myRow = arith::AddIOp::create(builder, loc, row, r);
+    Value myCol = arith::AddIOp::create(builder, loc, col, r);
+    // The first k of this lane within a K step, and C's row of element e.
+    Value kBase = mfma ? arith::MulIOp::create(builder, loc, g, constant(4)).getResult()
+                       : constant(0);
+    auto cRow = [&](int64_t e) -> Value {
+      Value offset =
+          mfma ? arith::AddIOp::create(builder, loc, kBase, constant(e)).getResult()
+               : arith::AddIOp::create(builder, loc, g, constant(2 * e)).getResult();
+      return arith::AddIOp::create(builder, loc, row, offset);
+    };
+
+    Type f32 = builder.getF32Type();
+    auto accType = VectorType::get({cPerLane}, f32);
+    auto operandType = VectorType::get({kPerLane}, p.operandType);
+    SmallVector<Value> cElements;
+    for (int64_t e = 0; e < cPerLane; ++e)
+      cElements.push_back(
+          memref::LoadOp::create(builder, loc, p.c, ValueRange{cRow(e), myCol}));
+    Value acc = vector::FromElementsOp::create(builder, loc, accType, cElements);
+    auto kLoop = scf::ForOp::create(builder, loc, constant(0), constant(p.k),
+                                    constant(kTile), ValueRange{acc});
+    {
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(kLoop.getBody());
+      Value k = arith::AddIOp::create(builder, loc, kLoop.getInductionVar(), kBase);
+      Value a = vector::LoadOp::create(builder, loc, operandType, p.a,
+                                       ValueRange{myRow, k});
+      SmallVector<Value> bElements;
+      for (int64_t e = 0; e < kPerLane; ++e) {
+        Value ke = arith::AddIOp::create(builder, loc, k, constant(e));
+        bElements.push_back(
+            memref::LoadOp::create(builder, loc, p.b, ValueRange{ke, myCol}));
+      }
+      Value b = vector::FromElementsOp::create(builder, loc, operandType, bElements);
+      Value sum = kLoop.getRegionIterArgs()[0];
+      Value d = mfma ? amdgpu::MFMAOp::create(builder, loc, accType, kTile, kTile,
+                                              kTile, /*blocks=*/1, a, b, sum)
+                           .getResult()
+                     : amdgpu::WMMAOp::create(builder, loc, accType, kTile,
+                                              kTile, kTile, a, b, sum)
+                           .getResult();
+      scf::YieldOp::create(builder, loc, d);
+    }
+    for (int64_t e = 0; e < cPerLane; ++e) {
+      Value element = vector::ExtractOp::create(builder, loc, kLoop.getResult(0), e);
+      memref::StoreOp::create(builder, loc, element, p.c,
+                              ValueRange{cRow(e), myCol});
+    }
   }
 };
 

@@ -9,6 +9,7 @@
 #ifndef POLYBLOCKS_TRANSFORMS_PASSES_H
 #define POLYBLOCKS_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"

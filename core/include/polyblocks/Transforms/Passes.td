@@ -533,21 +533,28 @@ def PBParallelizeOuterLoops
 
 def PBMapContractionToTensorCores
     : Pass<"pb-map-contraction-to-tensor-cores", "::mlir::func::FuncOp"> {
-  let summary = "Compute f16 matrix products with f32 accumulation on tensor cores";
+  let summary = "Compute f16 / bf16 matrix products with f32 accumulation on tensor cores or matrix cores";
   let description = [{
     For GPU targets. A top-level nest `for i, for j, for k: C[i, j] +=
-    ext(A[i, k]) * ext(B[k, j])` with f16 A and B, an f32 C, row-major
-    buffers and M, N, K multiples of 16 becomes a kernel in which each warp
-    computes one 16 x 16 tile of C with warp-level matrix operations
-    (`gpu.subgroup_mma_*`, WMMA m16n16k16 on NVIDIA GPUs): it loads the C
-    tile, adds the products of the A and B tiles along K and stores it.
-    One warp per block; the grid covers C's tiles. The nests around it
-    (C's fill, epilogues) are left to `pb-map-to-gpu`.
+    ext(A[i, k]) * ext(B[k, j])` with f16 A and B (or bf16 on AMD chips),
+    an f32 C, row-major buffers and M, N, K multiples of 16 becomes a
+    kernel in which each warp (wavefront) computes one 16 x 16 tile of C
+    with the chip's matrix instructions: it loads the C tile, adds the
+    products of the A and B tiles along K and stores it. One warp per
+    block; the grid covers C's tiles. The nests around it (C's fill,
+    epilogues) are left to `pb-map-to-gpu`.
+
+    The chip chooses the instructions: `sm_*` warp-level `gpu.subgroup_mma_*`
+    (WMMA m16n16k16 on NVIDIA tensor cores, f16 only); gfx90a / gfx94x
+    `amdgpu.mfma 16x16x16` (64 lanes, 4 elements of each tile per lane);
+    gfx11 `amdgpu.wmma 16x16x16` (wave32, a row of A and a column of B per
+    lane). On AMD chips each lane loads and stores its own elements, in the
+    instruction's layout.
 
     ```mlir
     affine.for %i = 0 to 64 { affine.for %j = 0 to 48 { affine.for %k = 0 to 32 {
       C[i, j] = C[i, j] + extf(A[i, k]) * extf(B[k, j]) } } }
-    // becomes
+    // becomes (sm_*)
     gpu.launch blocks(%bx, %by, %bz) in (%gx = %c3, %gy = %c4, ...) threads(...) in (%sx = %c32, ...) {
       %c = gpu.subgroup_mma_load_matrix %C[%by * 16, %bx * 16] {leadDimension = 48}
       scf.for %k = 0 to 32 step 16 iter_args(%acc = %c) {
@@ -556,9 +563,25 @@ def PBMapContractionToTensorCores
       }
       gpu.subgroup_mma_store_matrix ...
     }
+    // or (gfx90a): 64 threads per block, lane l: r = l % 16, g = l / 16
+      %c = vector.from_elements C[row + 4g + 0 .. 3, col + r]
+      scf.for %k = 0 to 32 step 16 iter_args(%acc = %c) {
+        %a = vector.load %A[row + r, k + 4g] : vector<4xf16>
+        %b = vector.from_elements B[k + 4g + 0 .. 3, col + r]
+        amdgpu.mfma 16x16x16 %a * %b + %acc
+      }
+      memref.store ... C[row + 4g + e, col + r] for each element e
     ```
   }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
+           "the GPU whose matrix instructions to use (sm_*, gfx90a, gfx942, "
+           "gfx1100)">
+  ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::amdgpu::AMDGPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::affine::AffineDialect"];
 }
