@@ -52,20 +52,30 @@ llvm::Expected<PreviewKind> parsePreviewKind(StringRef name, StringRef target) {
     kind.extension = ".s";
     return kind;
   }
-  if (kind.id == "ptx") {
-    if (target != "nvgpu")
+  // The device code of GPU targets, as text.
+  struct DeviceAssembly {
+    StringRef id, target, what, extension;
+  };
+  static const DeviceAssembly kDeviceAssembly[] = {
+      {"ptx", "nvgpu", "NVIDIA PTX", ".ptx"},
+      {"amdgcn", "amdgpu", "AMD GPU assembly", ".amdgcn"}};
+  for (const DeviceAssembly &device : kDeviceAssembly) {
+    if (kind.id != device.id)
+      continue;
+    if (target != device.target)
       return llvm::make_error<lsp::LSPError>(
-          ("stage 'ptx' is NVIDIA PTX, but this file compiles for target '" +
-           target + "' (set --target=nvgpu in its flags)")
+          ("stage '" + device.id + "' is " + device.what +
+           ", but this file compiles for target '" + target +
+           "' (set --target=" + device.target + " in its flags)")
               .str(),
           lsp::ErrorCode::InvalidParams);
-    kind.kind = PreviewKind::PTX;
-    kind.extension = ".ptx";
+    kind.kind = PreviewKind::DeviceAssembly;
+    kind.extension = device.extension;
     return kind;
   }
   return llvm::make_error<lsp::LSPError>(
       ("unknown stage '" + name +
-       "' (expected s1, s2, s3, s4, s5, llvm, asm or ptx)")
+       "' (expected s1, s2, s3, s4, s5, llvm, asm, ptx or amdgcn)")
           .str(),
       lsp::ErrorCode::InvalidParams);
 }
@@ -253,7 +263,7 @@ renderStage(const Snapshot &snapshot, const DialectRegistry &registry,
             return failure();
           }
         }
-        if (kind.kind == PreviewKind::PTX) {
+        if (kind.kind == PreviewKind::DeviceAssembly) {
           // The whole device module: kernels are not per function.
           llvm::Expected<std::string> image = getEmbeddedDeviceImage(module);
           if (!image) {
@@ -300,7 +310,7 @@ renderStage(const Snapshot &snapshot, const DialectRegistry &registry,
         ir.assign(out.begin(), out.end());
         return success();
       },
-      kind.kind == PreviewKind::PTX ? "isa" : "");
+      kind.kind == PreviewKind::DeviceAssembly ? "isa" : "");
   if (run.cancelled)
     return makeCancelledError();
   if (!run.crash.empty())

@@ -47,18 +47,20 @@ struct Snapshot {
 
 /// What a stage preview shows.
 struct PreviewKind {
-  enum Kind { MLIR, LLVMIR, Assembly, PTX } kind = MLIR;
+  /// DeviceAssembly: a GPU target's device code as text (PTX, amdgcn).
+  enum Kind { MLIR, LLVMIR, Assembly, DeviceAssembly } kind = MLIR;
   /// The stage after which the MLIR is shown (S5 for LLVM IR and assembly).
   polyblocks::Stage stage = polyblocks::Stage::S5;
   /// The name used in requests and file names: "s1".."s5", "llvm", "asm",
-  /// "ptx".
+  /// "ptx" (nvgpu), "amdgcn" (amdgpu).
   std::string id;
-  /// The extension of the preview file: ".mlir", ".ll", ".s" or ".ptx".
+  /// The extension of the preview file: ".mlir", ".ll", ".s", ".ptx" or
+  /// ".amdgcn".
   llvm::StringRef extension;
 };
 
 /// Parses a stage name of a preview request (case-insensitive). `target` is
-/// the target in force, for the message about "ptx".
+/// the target in force, for the message about device code of another one.
 llvm::Expected<PreviewKind> parsePreviewKind(llvm::StringRef name,
                                              llvm::StringRef target);
 

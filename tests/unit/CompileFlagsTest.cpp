@@ -112,13 +112,40 @@ TEST(CompileFlagsTest, ResolvesGPUChips) {
   }
 }
 
+TEST(CompileFlagsTest, ResolvesAMDChips) {
+  CompileFlags flags;
+  flags.target = "amdgpu";
+  llvm::Expected<PipelineOptions> options = resolvePipelineOptions(flags);
+  ASSERT_TRUE(static_cast<bool>(options))
+      << llvm::toString(options.takeError());
+  EXPECT_EQ(options->target, TargetKind::AMDGPU);
+  EXPECT_EQ(options->chip, "gfx90a"); // the default
+  EXPECT_EQ(options->gpuBinaryFormat, "bin"); // an HSACO code object
+  // The folder whose llvm/bin/ld.lld links it (the one beside the tools).
+  EXPECT_FALSE(options->gpuToolkitPath.empty());
+
+  for (const char *chip : {"gfx942", "gfx1100"}) {
+    flags.chip = chip;
+    options = resolvePipelineOptions(flags);
+    ASSERT_TRUE(static_cast<bool>(options)) << chip;
+    EXPECT_EQ(options->chip, chip);
+  }
+  for (const char *bad : {"sm_80", "gfx906", "gfx90", "gfx1100a"}) {
+    flags.chip = bad;
+    options = resolvePipelineOptions(flags);
+    ASSERT_FALSE(static_cast<bool>(options)) << bad;
+    EXPECT_NE(llvm::toString(options.takeError()).find("unknown chip"),
+              std::string::npos);
+  }
+}
+
 TEST(CompileFlagsTest, ReportsBadValuesAsPbtoolDoes) {
   CompileFlags flags;
   flags.target = "tpu";
   llvm::Expected<PipelineOptions> options = resolvePipelineOptions(flags);
   ASSERT_FALSE(static_cast<bool>(options));
   EXPECT_EQ(llvm::toString(options.takeError()),
-            "unknown target 'tpu' (known targets: cpu, nvgpu)");
+            "unknown target 'tpu' (known targets: cpu, nvgpu, amdgpu)");
 
   flags = CompileFlags();
   flags.cpu = "pentium-9000";
