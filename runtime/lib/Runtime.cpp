@@ -122,81 +122,88 @@ void *openLibrary(const char *variable,
   return nullptr;
 }
 
-/// Binds `fn` to `symbol` of `lib`; on failure sets `status` and `error`.
-template <typename Fn>
-void bind(void *lib, Fn &fn, const char *symbol, const Driver &driver,
-          const std::string &path, int32_t &status, std::string &error) {
-  if (status != PB_STATUS_SUCCESS)
-    return;
-  fn = reinterpret_cast<Fn>(dlsym(lib, symbol));
-  if (!fn) {
-    status = PB_STATUS_NO_DRIVER;
-    error = std::string("the ") + driver.name + " (" + path + ") lacks " +
-            symbol;
-  }
-}
+/// The names of the calls both platforms make, in the order of Driver.
+struct CommonSymbols {
+  const char *init, *deviceGet, *deviceGetName, *moduleLoadData,
+      *moduleGetFunction, *launchKernel, *memAlloc, *memFree, *memcpyHtoD,
+      *memcpyDtoH, *streamSynchronize;
+};
+constexpr CommonSymbols kCUDASymbols = {
+    "cuInit",           "cuDeviceGet",         "cuDeviceGetName",
+    "cuModuleLoadData", "cuModuleGetFunction", "cuLaunchKernel",
+    "cuMemAlloc_v2",    "cuMemFree_v2",        "cuMemcpyHtoD_v2",
+    "cuMemcpyDtoH_v2",  "cuStreamSynchronize"};
+constexpr CommonSymbols kHIPSymbols = {
+    "hipInit",           "hipDeviceGet",         "hipDeviceGetName",
+    "hipModuleLoadData", "hipModuleGetFunction", "hipModuleLaunchKernel",
+    "hipMalloc",         "hipFree",              "hipMemcpyHtoD",
+    "hipMemcpyDtoH",     "hipStreamSynchronize"};
 
-/// Loads the CUDA driver: libcuda.so.1 or $PB_CUDA_DRIVER.
-int32_t openCUDA(Driver &d, std::string &error) {
+/// Binds function pointers to a library's symbols; the first missing one
+/// is the error.
+struct Binder {
+  void *lib;
+  const Driver &driver;
+  const std::string &path;
+  int32_t status = PB_STATUS_SUCCESS;
+  std::string error;
+
+  template <typename Fn> void operator()(Fn &fn, const char *symbol) {
+    if (status != PB_STATUS_SUCCESS)
+      return;
+    fn = reinterpret_cast<Fn>(dlsym(lib, symbol));
+    if (!fn) {
+      status = PB_STATUS_NO_DRIVER;
+      error = std::string("the ") + driver.name + " (" + path + ") lacks " +
+              symbol;
+    }
+  }
+};
+
+/// Loads the platform's driver library: the CUDA driver (libcuda.so.1, or
+/// $PB_CUDA_DRIVER) or the HIP runtime (libamdhip64: the unversioned name,
+/// then ROCm 6's and 5's sonames; or $PB_HIP_RUNTIME).
+int32_t openDriver(Driver &d, std::string &error) {
+  bool cuda = d.platform == PBRT_PLATFORM_CUDA;
   std::string path;
-  void *lib = openLibrary("PB_CUDA_DRIVER", {"libcuda.so.1"}, path, error);
+  void *lib = cuda ? openLibrary("PB_CUDA_DRIVER", {"libcuda.so.1"}, path, error)
+                   : openLibrary("PB_HIP_RUNTIME",
+                                 {"libamdhip64.so", "libamdhip64.so.6",
+                                  "libamdhip64.so.5"},
+                                 path, error);
   if (!lib) {
-    error = "cannot load the CUDA driver (" + path + "): " + error;
+    error = std::string("cannot load the ") + d.name + " (" + path + "): " + error;
     return PB_STATUS_NO_DRIVER;
   }
-  int32_t status = PB_STATUS_SUCCESS;
-  bind(lib, d.init, "cuInit", d, path, status, error);
-  bind(lib, d.deviceGet, "cuDeviceGet", d, path, status, error);
-  bind(lib, d.deviceGetName, "cuDeviceGetName", d, path, status, error);
-  bind(lib, d.moduleLoadData, "cuModuleLoadData", d, path, status, error);
-  bind(lib, d.moduleGetFunction, "cuModuleGetFunction", d, path, status, error);
-  bind(lib, d.launchKernel, "cuLaunchKernel", d, path, status, error);
-  bind(lib, d.memAlloc, "cuMemAlloc_v2", d, path, status, error);
-  bind(lib, d.memFree, "cuMemFree_v2", d, path, status, error);
-  bind(lib, d.memcpyHtoD, "cuMemcpyHtoD_v2", d, path, status, error);
-  bind(lib, d.memcpyDtoH, "cuMemcpyDtoH_v2", d, path, status, error);
-  bind(lib, d.streamSynchronize, "cuStreamSynchronize", d, path, status, error);
-  bind(lib, d.deviceGetAttribute, "cuDeviceGetAttribute", d, path, status, error);
-  bind(lib, d.devicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", d, path,
-       status, error);
-  bind(lib, d.ctxGetCurrent, "cuCtxGetCurrent", d, path, status, error);
-  bind(lib, d.ctxSetCurrent, "cuCtxSetCurrent", d, path, status, error);
-  bind(lib, d.cuGetErrorString, "cuGetErrorString", d, path, status, error);
-  if (status != PB_STATUS_SUCCESS)
-    return status;
-  // Stream-ordered allocation (CUDA 11.2 on) where the device has it.
-  d.memAllocAsync = reinterpret_cast<decltype(d.memAllocAsync)>(
-      dlsym(lib, "cuMemAllocAsync"));
-  d.memFreeAsync =
-      reinterpret_cast<decltype(d.memFreeAsync)>(dlsym(lib, "cuMemFreeAsync"));
-  return PB_STATUS_SUCCESS;
-}
-
-/// Loads the HIP runtime: libamdhip64 (the unversioned name, then ROCm 6's
-/// and 5's sonames) or $PB_HIP_RUNTIME.
-int32_t openHIP(Driver &d, std::string &error) {
-  std::string path;
-  void *lib = openLibrary(
-      "PB_HIP_RUNTIME",
-      {"libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"}, path, error);
-  if (!lib) {
-    error = "cannot load the HIP runtime (" + path + "): " + error;
-    return PB_STATUS_NO_DRIVER;
+  Binder bind{lib, d, path};
+  const CommonSymbols &symbols = cuda ? kCUDASymbols : kHIPSymbols;
+  bind(d.init, symbols.init);
+  bind(d.deviceGet, symbols.deviceGet);
+  bind(d.deviceGetName, symbols.deviceGetName);
+  bind(d.moduleLoadData, symbols.moduleLoadData);
+  bind(d.moduleGetFunction, symbols.moduleGetFunction);
+  bind(d.launchKernel, symbols.launchKernel);
+  bind(d.memAlloc, symbols.memAlloc);
+  bind(d.memFree, symbols.memFree);
+  bind(d.memcpyHtoD, symbols.memcpyHtoD);
+  bind(d.memcpyDtoH, symbols.memcpyDtoH);
+  bind(d.streamSynchronize, symbols.streamSynchronize);
+  if (cuda) {
+    bind(d.deviceGetAttribute, "cuDeviceGetAttribute");
+    bind(d.devicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
+    bind(d.ctxGetCurrent, "cuCtxGetCurrent");
+    bind(d.ctxSetCurrent, "cuCtxSetCurrent");
+    bind(d.cuGetErrorString, "cuGetErrorString");
+    // Stream-ordered allocation (CUDA 11.2 on) where the device has it.
+    d.memAllocAsync = reinterpret_cast<decltype(d.memAllocAsync)>(
+        dlsym(lib, "cuMemAllocAsync"));
+    d.memFreeAsync = reinterpret_cast<decltype(d.memFreeAsync)>(
+        dlsym(lib, "cuMemFreeAsync"));
+  } else {
+    bind(d.hipGetErrorString, "hipGetErrorString");
   }
-  int32_t status = PB_STATUS_SUCCESS;
-  bind(lib, d.init, "hipInit", d, path, status, error);
-  bind(lib, d.deviceGet, "hipDeviceGet", d, path, status, error);
-  bind(lib, d.deviceGetName, "hipDeviceGetName", d, path, status, error);
-  bind(lib, d.moduleLoadData, "hipModuleLoadData", d, path, status, error);
-  bind(lib, d.moduleGetFunction, "hipModuleGetFunction", d, path, status, error);
-  bind(lib, d.launchKernel, "hipModuleLaunchKernel", d, path, status, error);
-  bind(lib, d.memAlloc, "hipMalloc", d, path, status, error);
-  bind(lib, d.memFree, "hipFree", d, path, status, error);
-  bind(lib, d.memcpyHtoD, "hipMemcpyHtoD", d, path, status, error);
-  bind(lib, d.memcpyDtoH, "hipMemcpyDtoH", d, path, status, error);
-  bind(lib, d.streamSynchronize, "hipStreamSynchronize", d, path, status, error);
-  bind(lib, d.hipGetErrorString, "hipGetErrorString", d, path, status, error);
-  return status;
+  error = bind.error;
+  return bind.status;
 }
 
 /// Initializes the driver and finds device 0 (CUDA: retains its primary
@@ -249,9 +256,7 @@ int32_t loadDriver(int32_t platform, Driver *&out) {
   Loaded &loaded = platform == PBRT_PLATFORM_CUDA ? cuda : hip;
   if (loaded.status == -1) {
     Driver &d = loaded.driver;
-    loaded.status = platform == PBRT_PLATFORM_CUDA
-                        ? openCUDA(d, loaded.error)
-                        : openHIP(d, loaded.error);
+    loaded.status = openDriver(d, loaded.error);
     if (loaded.status == PB_STATUS_SUCCESS)
       loaded.status = startDriver(d, loaded.error);
   }
