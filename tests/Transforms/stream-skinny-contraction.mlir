@@ -1,5 +1,13 @@
 // RUN: pb-opt %s -split-input-file -pb-stream-skinny-contraction | FileCheck %s
 // RUN: pb-opt %s -split-input-file -pb-stream-skinny-contraction=max-rows=4 | FileCheck %s --check-prefix=ROWS4
+// RUN: pb-opt %s -split-input-file -pb-stream-skinny-contraction=threads=2 | FileCheck %s --check-prefix=THREADS2
+
+// With 2 threads, 2 blocks of 512 columns: each task reads 2 KiB runs of
+// each row of %b instead of 512 bytes (the accumulator, 2 KiB, still fits
+// half of L1).
+// THREADS2-LABEL: func @matvec
+// THREADS2:         affine.for %{{.*}} = 0 to 2 {
+// THREADS2-NEXT:      memref.alloc() {alignment = 64 : i64} : memref<1x512xf32>
 
 // A matrix-vector product (1 x 1024 times 1024 x 1024): blocks of 128
 // columns (8 of them), each accumulated in a buffer of its own while the

@@ -198,6 +198,7 @@ void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
     // packed; M=8 9.3-11.6 ms packed, 10.0-16.1 ms streamed.)
     fpm.addPass(createPBStreamSkinnyContraction(
         PBStreamSkinnyContractionOptions{/*maxRows=*/1, options.l1CacheKiB,
+                                         options.numThreads,
                                          options.vectorBits}));
     fpm.addPass(createPBRegisterTileContraction(getRegisterTile(options)));
   } else if (!options.emulateGPU) {

@@ -15,6 +15,8 @@
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <thread>
+
 using namespace mlir;
 
 namespace polyblocks {
@@ -109,6 +111,8 @@ void setCPUParameters(PipelineOptions &options, llvm::TargetMachine &tm) {
       options.l1CacheKiB = kib;
     if (unsigned kib = readHostCacheKiB(2))
       options.l2CacheKiB = kib;
+    if (unsigned threads = std::thread::hardware_concurrency())
+      options.numThreads = threads;
   }
 }
 

@@ -31,15 +31,12 @@ using namespace mlir::affine;
 
 namespace {
 
-/// Column blocks give every thread several tasks.
-static constexpr int64_t kMinBlocks = 8;
-
 /// The widest block of columns, a multiple of `lanes` dividing `n`, whose
-/// `m` rows of results take at most `bytes`, with at least kMinBlocks
+/// `m` rows of results take at most `bytes`, with at least `minBlocks`
 /// blocks; 0 if there is none.
 static int64_t chooseBlock(int64_t m, int64_t n, int64_t elementBytes,
-                           int64_t bytes, int64_t lanes) {
-  for (int64_t nb = n / kMinBlocks; nb >= lanes; --nb)
+                           int64_t bytes, int64_t lanes, int64_t minBlocks) {
+  for (int64_t nb = n / minBlocks; nb >= lanes; --nb)
     if (n % nb == 0 && nb % lanes == 0 && m * nb * elementBytes <= bytes)
       return nb;
   return 0;
@@ -63,10 +60,13 @@ struct StreamSkinnyContractionPass
       int64_t elementBytes = c->elementType.getIntOrFloatBitWidth() / 8;
       // The block of results takes half of L1; the other half holds the
       // rows of the right-hand side on their way through.
-      int64_t nb = chooseBlock(m, n, elementBytes,
-                               static_cast<int64_t>(cacheKiB) * 1024 / 2,
-                               std::max<int64_t>(1, vectorBits / 8 /
-                                                        elementBytes));
+      // As many blocks as threads, no more: the wider a block, the longer
+      // the contiguous runs of each row of Y a thread reads, which the
+      // hardware prefetchers follow better.
+      int64_t nb = chooseBlock(
+          m, n, elementBytes, static_cast<int64_t>(cacheKiB) * 1024 / 2,
+          std::max<int64_t>(1, vectorBits / 8 / elementBytes),
+          std::max<int64_t>(1, threads));
       if (nb == 0)
         continue;
       stream(*c, n / nb, nb);

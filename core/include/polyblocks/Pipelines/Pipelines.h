@@ -79,6 +79,9 @@ struct PipelineOptions {
   /// Size of the level-2 cache of one core, in KiB (read from the host for
   /// --cpu=host).
   unsigned l2CacheKiB = 512;
+  /// Threads the parallel loops are expected to run on (the host's logical
+  /// CPUs for --cpu=host, which is OpenMP's default too).
+  unsigned numThreads = 8;
 
   // Experimental switches (upstream passes with known miscompiles or poor
   // choices, see buildS3Pipeline).
