@@ -33,6 +33,13 @@ static llvm::Error makeFailedError(const llvm::Twine &message) {
                                          lsp::ErrorCode::RequestFailed);
 }
 
+llvm::ArrayRef<DeviceAssemblyPreview> getDeviceAssemblyPreviews() {
+  static const DeviceAssemblyPreview kPreviews[] = {
+      {"ptx", "nvgpu", "NVIDIA PTX", ".ptx", "PTX"},
+      {"amdgcn", "amdgpu", "AMD GPU assembly", ".amdgcn", "amdgcn"}};
+  return kPreviews;
+}
+
 llvm::Expected<PreviewKind> parsePreviewKind(StringRef name, StringRef target) {
   PreviewKind kind;
   kind.id = name.lower();
@@ -52,14 +59,7 @@ llvm::Expected<PreviewKind> parsePreviewKind(StringRef name, StringRef target) {
     kind.extension = ".s";
     return kind;
   }
-  // The device code of GPU targets, as text.
-  struct DeviceAssembly {
-    StringRef id, target, what, extension;
-  };
-  static const DeviceAssembly kDeviceAssembly[] = {
-      {"ptx", "nvgpu", "NVIDIA PTX", ".ptx"},
-      {"amdgcn", "amdgpu", "AMD GPU assembly", ".amdgcn"}};
-  for (const DeviceAssembly &device : kDeviceAssembly) {
+  for (const DeviceAssemblyPreview &device : getDeviceAssemblyPreviews()) {
     if (kind.id != device.id)
       continue;
     if (target != device.target)

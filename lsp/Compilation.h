@@ -59,6 +59,17 @@ struct PreviewKind {
   llvm::StringRef extension;
 };
 
+/// The preview of a GPU target's device code as text.
+struct DeviceAssemblyPreview {
+  llvm::StringRef id;        ///< "ptx", "amdgcn"
+  llvm::StringRef target;    ///< the target it belongs to
+  llvm::StringRef what;      ///< "NVIDIA PTX", for messages
+  llvm::StringRef extension; ///< ".ptx"
+  llvm::StringRef title;     ///< its code lens: "PTX"
+};
+/// The device-code previews, one per GPU target.
+llvm::ArrayRef<DeviceAssemblyPreview> getDeviceAssemblyPreviews();
+
 /// Parses a stage name of a preview request (case-insensitive). `target` is
 /// the target in force, for the message about device code of another one.
 llvm::Expected<PreviewKind> parsePreviewKind(llvm::StringRef name,

@@ -733,8 +733,14 @@ void Server::Impl::onCodeLens(const CodeLensParams &params,
   json::Array lenses;
   if (open && !isPreview(*open->document)) {
     static const auto lensStages = getLensStages();
+    // Plus the device code of the GPU target in force.
+    auto stages = lensStages;
+    std::string target = makeSnapshot(*open->document).flags.target;
+    for (const DeviceAssemblyPreview &device : getDeviceAssemblyPreviews())
+      if (device.target == target)
+        stages.emplace_back(device.id.str(), device.title.str());
     for (const FunctionSite &function : open->document->getPublicFunctions()) {
-      for (const auto &[stage, title] : lensStages) {
+      for (const auto &[stage, title] : stages) {
         lenses.push_back(json::Object{
             {"range", function.nameRange},
             {"command", json::Object{{"title", title},
