@@ -321,6 +321,17 @@ int32_t loadKernel(const Driver &driver, void **module, const void *image,
   return PB_STATUS_SUCCESS;
 }
 
+/// Loads `platform`'s driver and makes one call to it (`call` on the
+/// driver), whose result becomes `status` with the message `what` on failure.
+template <typename Call>
+int32_t callDriver(int32_t platform, int32_t status, const char *what,
+                   Call call) {
+  Driver *driver;
+  if (int32_t rc = getDriver(platform, driver))
+    return rc;
+  return check(*driver, call(*driver), status, what);
+}
+
 /// The start of the calls generated code makes: a failure so far is passed
 /// on, the platform's driver is loaded.
 int32_t startCall(int32_t status, int32_t platform, Driver *&driver) {
@@ -399,39 +410,31 @@ int32_t pbrtDeviceAlloc(int32_t platform, void **ptr, uint64_t bytes) {
 }
 
 int32_t pbrtDeviceFree(int32_t platform, void *ptr) {
-  Driver *driver;
   if (!ptr)
     return PB_STATUS_SUCCESS;
-  if (int32_t rc = getDriver(platform, driver))
-    return rc;
-  return check(*driver, driver->memFree(ptr), PB_STATUS_DRIVER_ERROR,
-               "cannot free device memory");
+  return callDriver(platform, PB_STATUS_DRIVER_ERROR,
+                    "cannot free device memory",
+                    [&](const Driver &d) { return d.memFree(ptr); });
 }
 
 int32_t pbrtCopyToDevice(int32_t platform, void *device, const void *host,
                          uint64_t bytes) {
-  Driver *driver;
-  if (int32_t rc = getDriver(platform, driver))
-    return rc;
-  return check(*driver, driver->memcpyHtoD(device, host, bytes),
-               PB_STATUS_DRIVER_ERROR, "cannot copy to the device");
+  return callDriver(
+      platform, PB_STATUS_DRIVER_ERROR, "cannot copy to the device",
+      [&](const Driver &d) { return d.memcpyHtoD(device, host, bytes); });
 }
 
 int32_t pbrtCopyToHost(int32_t platform, void *host, const void *device,
                        uint64_t bytes) {
-  Driver *driver;
-  if (int32_t rc = getDriver(platform, driver))
-    return rc;
-  return check(*driver, driver->memcpyDtoH(host, device, bytes),
-               PB_STATUS_DRIVER_ERROR, "cannot copy from the device");
+  return callDriver(
+      platform, PB_STATUS_DRIVER_ERROR, "cannot copy from the device",
+      [&](const Driver &d) { return d.memcpyDtoH(host, device, bytes); });
 }
 
 int32_t pbrtStreamSynchronize(int32_t platform, void *stream) {
-  Driver *driver;
-  if (int32_t rc = getDriver(platform, driver))
-    return rc;
-  return check(*driver, driver->streamSynchronize(stream),
-               PB_STATUS_LAUNCH_FAILED, "a kernel failed on the stream");
+  return callDriver(
+      platform, PB_STATUS_LAUNCH_FAILED, "a kernel failed on the stream",
+      [&](const Driver &d) { return d.streamSynchronize(stream); });
 }
 
 int32_t pbrtGetDeviceName(int32_t platform, char *name, int32_t size) {
