@@ -9,6 +9,7 @@
 #include "polyblocks/Transforms/Passes.h"
 
 #include "polyblocks/Target/GPUTarget.h"
+#include "polyblocks/runtime.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/SymbolTable.h"
@@ -24,15 +25,12 @@ using namespace mlir;
 
 namespace {
 
-/// Values of `pbrtPlatform` (runtime.h).
-enum Platform : int32_t { kCUDA = 0, kHIP = 1 };
-
 /// What the host needs to know of one embedded device binary.
 struct EmbeddedBinary {
   LLVM::GlobalOp image;
   LLVM::GlobalOp moduleSlot;
   uint64_t size;
-  Platform platform;
+  pbrtPlatform platform;
 };
 
 struct LowerGPUHostPass
@@ -96,7 +94,9 @@ struct LowerGPUHostPass
           /*alignment=*/16);
       EmbeddedBinary embedded{image, createNullSlot(builder, loc, "__pb_gpu_module_" + name),
                               bytes.size(),
-                              isa<NVVM::NVVMTargetAttr>(object.getTarget()) ? kCUDA : kHIP};
+                              isa<NVVM::NVVMTargetAttr>(object.getTarget())
+                                  ? PBRT_PLATFORM_CUDA
+                                  : PBRT_PLATFORM_HIP};
       binaries[binary.getSymNameAttr()] = embedded;
     }
     return success();
@@ -160,9 +160,9 @@ struct LowerGPUHostPass
     OpBuilder entry = OpBuilder::atBlockBegin(&body);
     Value one = LLVM::ConstantOp::create(entry, funcLoc, i64, 1);
     Value status = arith::ConstantIntOp::create(entry, funcLoc, 0, 32);
-    std::optional<Platform> platform;
+    std::optional<pbrtPlatform> platform;
     auto platformValue = [&](OpBuilder &builder, Location loc) -> Value {
-      return arith::ConstantIntOp::create(builder, loc, platform.value_or(kCUDA), 32);
+      return arith::ConstantIntOp::create(builder, loc, platform.value_or(PBRT_PLATFORM_CUDA), 32);
     };
     // The platform of the function's first binary decides its allocations.
     func.walk([&](gpu::LaunchFuncOp launch) {
