@@ -8,6 +8,10 @@ using namespace mlir;
 
 namespace polyblocks {
 
+unsigned getWavefrontSize(llvm::StringRef chip) {
+  return chip.starts_with("gfx9") ? 64 : 32;
+}
+
 llvm::Expected<std::string> getEmbeddedDeviceImage(ModuleOp module) {
   std::optional<std::string> image;
   for (auto global : module.getOps<LLVM::GlobalOp>()) {

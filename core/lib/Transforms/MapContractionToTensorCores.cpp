@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "polyblocks/Target/GPUTarget.h"
 #include "polyblocks/Transforms/Passes.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
@@ -48,10 +49,6 @@ static std::optional<MatrixUnit> getMatrixUnit(StringRef chip) {
   if (chip.starts_with("gfx11"))
     return MatrixUnit::AMDWMMA;
   return std::nullopt;
-}
-
-static int64_t getLanes(MatrixUnit unit) {
-  return unit == MatrixUnit::AMDMFMA ? 64 : 32;
 }
 
 /// The operand types the unit multiplies (accumulating in f32).
@@ -197,7 +194,8 @@ struct MapContractionToTensorCoresPass
     Value one = constant(1);
     auto launch = gpu::LaunchOp::create(builder, loc, constant(p.n / kTile),
                                         constant(p.m / kTile), one,
-                                        constant(getLanes(unit)), one, one);
+                                        constant(polyblocks::getWavefrontSize(chip)),
+                                        one, one);
     builder.setInsertionPointToStart(&launch.getBody().front());
     Value tile = constant(kTile);
     Value row = arith::MulIOp::create(builder, loc, launch.getBlockIds().y, tile);
