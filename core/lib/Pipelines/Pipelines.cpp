@@ -7,6 +7,7 @@
 
 #include "polyblocks/Pipelines/Pipelines.h"
 
+#include "polyblocks/Target/GPUTarget.h"
 #include "polyblocks/Transforms/Passes.h"
 
 #include "mlir/Conversion/GPUToROCDL/Runtimes.h"
@@ -250,14 +251,10 @@ static void addHostExpansions(OpPassManager &pm) {
 /// and is accepted by ptxas from CUDA 12.0 on.
 static constexpr char kPTXFeatures[] = "+ptx80";
 
-/// The AMD code object version: 5, what ROCm 6.0's compilers emit by
-/// default and every ROCm 6 runtime loads (MLIR's default, 6, needs a newer
-/// runtime).
+/// The AMD code object version: 5 rather than MLIR's default 6, the newest
+/// version, which only the newest ROCm runtimes load. (Not tried on a GPU:
+/// none was at hand; llvm-readelf reports ELF ABI version 3, i.e. v5.)
 static constexpr char kAMDCodeObjectVersion[] = "500";
-
-/// True for the AMD chips that run 32-lane wavefronts natively (RDNA,
-/// gfx10 and gfx11); the CDNA chips (gfx90a, gfx942) have 64 lanes.
-static bool isWave32Chip(StringRef chip) { return chip.starts_with("gfx1"); }
 
 /// The end of S4 for GPUs: the kernels outlined into one GPU module for
 /// the chip.
@@ -282,7 +279,7 @@ static void addGPUModule(OpPassManager &pm, const PipelineOptions &options) {
     target.chip = options.chip;
     target.abiVersion = kAMDCodeObjectVersion;
     target.optLevel = 3;
-    target.wave64Flag = !isWave32Chip(options.chip);
+    target.wave64Flag = getWavefrontSize(options.chip) == 64;
     pm.addPass(createGpuROCDLAttachTarget(target));
     // The AMD kernels call no device library (PolyBlocks ships none, and
     // ROCm's are per chip): math on narrow floats is done in f32, every
