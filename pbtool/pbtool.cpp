@@ -776,12 +776,13 @@ static int runBench(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
     return kError;
   // On a GPU, the buffers stay on the device and each timed call waits for
   // its kernels.
-  DeviceBuffers device(gpu.value_or(PBRT_PLATFORM_CUDA));
+  std::optional<DeviceBuffers> device;
   SmallVector<void *> deviceArgs;
   if (gpu) {
-    if (!checkStatus(*sig, device.upload(args, results), gpu))
+    device.emplace(*gpu);
+    if (!checkStatus(*sig, device->upload(args, results), gpu))
       return kError;
-    deviceArgs = device.getCallArguments();
+    deviceArgs = device->getCallArguments();
   }
   auto timedCall = [&]() {
     return gpu ? invokeKernel(*jit, *sig, deviceArgs, gpu)
