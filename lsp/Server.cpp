@@ -198,6 +198,10 @@ private:
   /// compile databases are added to `notes` when given.
   Snapshot makeSnapshot(const Document &document,
                         std::vector<lsp::Diagnostic> *notes = nullptr);
+  /// The flags in force for `document` (compile database, initialization
+  /// options or pbtool's defaults) into `snapshot`'s flag fields.
+  void readFlags(const Document &document, Snapshot &snapshot,
+                 std::vector<lsp::Diagnostic> *notes);
   bool isTooLargeForPipeline(const Document &document) const {
     return document.getText().size() > options.maxPipelineBytes;
   }
@@ -513,6 +517,12 @@ Snapshot Server::Impl::makeSnapshot(const Document &document,
   snapshot.uri = document.getURI();
   snapshot.version = document.getVersion();
   snapshot.text = document.getText();
+  readFlags(document, snapshot, notes);
+  return snapshot;
+}
+
+void Server::Impl::readFlags(const Document &document, Snapshot &snapshot,
+                             std::vector<lsp::Diagnostic> *notes) {
   CompileDatabase::LookupResult found =
       compileDatabase.lookup(document.getURI().file());
   if (notes)
@@ -539,7 +549,6 @@ Snapshot Server::Impl::makeSnapshot(const Document &document,
   snapshot.flagsOrigin = origin + (shown.empty() ? "" : ": `" + shown + "`");
   if (llvm::Error err = parseCompileFlags(args, snapshot.flags))
     snapshot.flagsError = llvm::toString(std::move(err));
-  return snapshot;
 }
 
 void Server::Impl::onDidOpen(const lsp::DidOpenTextDocumentParams &params) {
@@ -735,9 +744,10 @@ void Server::Impl::onCodeLens(const CodeLensParams &params,
     static const auto lensStages = getLensStages();
     // Plus the device code of the GPU target in force.
     auto stages = lensStages;
-    std::string target = makeSnapshot(*open->document).flags.target;
+    Snapshot flags; // (the flags alone, not the text)
+    readFlags(*open->document, flags, /*notes=*/nullptr);
     for (const DeviceAssemblyPreview &device : getDeviceAssemblyPreviews())
-      if (device.target == target)
+      if (device.target == flags.flags.target)
         stages.emplace_back(device.id.str(), device.title.str());
     for (const FunctionSite &function : open->document->getPublicFunctions()) {
       for (const auto &[stage, title] : stages) {
