@@ -33,11 +33,12 @@ static llvm::Error makeFailedError(const llvm::Twine &message) {
                                          lsp::ErrorCode::RequestFailed);
 }
 
-llvm::ArrayRef<DeviceAssemblyPreview> getDeviceAssemblyPreviews() {
-  static const DeviceAssemblyPreview kPreviews[] = {
-      {"ptx", "nvgpu", "NVIDIA PTX", ".ptx", "PTX"},
-      {"amdgcn", "amdgpu", "AMD GPU assembly", ".amdgcn", "amdgcn"}};
-  return kPreviews;
+llvm::SmallVector<const DeviceCodeKind *, 2> getDeviceAssemblyPreviews() {
+  llvm::SmallVector<const DeviceCodeKind *, 2> previews;
+  for (const DeviceCodeKind &kind : getDeviceCodeKinds())
+    if (kind.format == "isa")
+      previews.push_back(&kind);
+  return previews;
 }
 
 llvm::Expected<PreviewKind> parsePreviewKind(StringRef name, StringRef target) {
@@ -59,18 +60,19 @@ llvm::Expected<PreviewKind> parsePreviewKind(StringRef name, StringRef target) {
     kind.extension = ".s";
     return kind;
   }
-  for (const DeviceAssemblyPreview &device : getDeviceAssemblyPreviews()) {
-    if (kind.id != device.id)
+  for (const DeviceCodeKind *device : getDeviceAssemblyPreviews()) {
+    if (kind.id != device->name)
       continue;
-    if (target != device.target)
+    StringRef deviceTarget = getTargetKindName(device->target);
+    if (target != deviceTarget)
       return llvm::make_error<lsp::LSPError>(
-          ("stage '" + device.id + "' is " + device.what +
+          ("stage '" + device->name + "' is " + device->description +
            ", but this file compiles for target '" + target +
-           "' (set --target=" + device.target + " in its flags)")
+           "' (set --target=" + deviceTarget + " in its flags)")
               .str(),
           lsp::ErrorCode::InvalidParams);
     kind.kind = PreviewKind::DeviceAssembly;
-    kind.extension = device.extension;
+    kind.extension = ("." + device->name).str();
     return kind;
   }
   return llvm::make_error<lsp::LSPError>(

@@ -16,6 +16,7 @@
 #include "CompilerDecisions.h"
 
 #include "polyblocks/Driver/CompileFlags.h"
+#include "polyblocks/Target/GPUTarget.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/LSP/Protocol.h"
@@ -56,19 +57,13 @@ struct PreviewKind {
   std::string id;
   /// The extension of the preview file: ".mlir", ".ll", ".s", ".ptx" or
   /// ".amdgcn".
-  llvm::StringRef extension;
+  std::string extension;
 };
 
-/// The preview of a GPU target's device code as text.
-struct DeviceAssemblyPreview {
-  llvm::StringRef id;        ///< "ptx", "amdgcn"
-  llvm::StringRef target;    ///< the target it belongs to
-  llvm::StringRef what;      ///< "NVIDIA PTX", for messages
-  llvm::StringRef extension; ///< ".ptx"
-  llvm::StringRef title;     ///< its code lens: "PTX"
-};
-/// The device-code previews, one per GPU target.
-llvm::ArrayRef<DeviceAssemblyPreview> getDeviceAssemblyPreviews();
+/// The device-code previews (the text kinds of getDeviceCodeKinds: PTX,
+/// amdgcn), one per GPU target.
+llvm::SmallVector<const polyblocks::DeviceCodeKind *, 2>
+getDeviceAssemblyPreviews();
 
 /// Parses a stage name of a preview request (case-insensitive). `target` is
 /// the target in force, for the message about device code of another one.

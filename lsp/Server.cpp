@@ -746,9 +746,9 @@ void Server::Impl::onCodeLens(const CodeLensParams &params,
     auto stages = lensStages;
     Snapshot flags; // (the flags alone, not the text)
     readFlags(*open->document, flags, /*notes=*/nullptr);
-    for (const DeviceAssemblyPreview &device : getDeviceAssemblyPreviews())
-      if (device.target == flags.flags.target)
-        stages.emplace_back(device.id.str(), device.title.str());
+    for (const polyblocks::DeviceCodeKind *device : getDeviceAssemblyPreviews())
+      if (polyblocks::getTargetKindName(device->target) == flags.flags.target)
+        stages.emplace_back(device->name.str(), device->title.str());
     for (const FunctionSite &function : open->document->getPublicFunctions()) {
       for (const auto &[stage, title] : stages) {
         lenses.push_back(json::Object{
@@ -856,7 +856,7 @@ llvm::Expected<std::string> Server::Impl::writePreview(
     name += "." + std::to_string(static_cast<int>(kind.stage)) + "." +
             info.name.str();
   }
-  name += kind.extension.str();
+  name += kind.extension;
   llvm::SmallString<256> path(dir);
   llvm::sys::path::append(path, name);
   if (llvm::Error err = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {

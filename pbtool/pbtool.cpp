@@ -409,21 +409,10 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
     }
   }
   CodeKind codeKind = CodeKind::Object;
-  // The device code --emit can write: its target and the binary format
-  // that S5 then embeds (instead of the target's default) for it.
-  struct DeviceCode {
-    StringRef kind;
-    TargetKind target;
-    StringRef format;
-  };
-  static const DeviceCode kDeviceCode[] = {
-      {"ptx", TargetKind::NVGPU, "isa"},
-      {"cubin", TargetKind::NVGPU, "bin"},
-      {"hsaco", TargetKind::AMDGPU, "bin"},
-      {"amdgcn", TargetKind::AMDGPU, "isa"}};
-  const DeviceCode *device = llvm::find_if(
-      kDeviceCode, [&](const DeviceCode &code) { return code.kind == emitKind; });
-  bool emitDevice = device != std::end(kDeviceCode);
+  // Device code: S5 embeds its format (instead of the target's default)
+  // and --emit writes it.
+  const DeviceCodeKind *device = findDeviceCodeKind(emitKind);
+  bool emitDevice = device != nullptr;
   if (emitKind == "obj")
     codeKind = CodeKind::Object;
   else if (emitKind == "asm")

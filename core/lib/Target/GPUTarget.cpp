@@ -8,6 +8,22 @@ using namespace mlir;
 
 namespace polyblocks {
 
+llvm::ArrayRef<DeviceCodeKind> getDeviceCodeKinds() {
+  static const DeviceCodeKind kKinds[] = {
+      {"ptx", TargetKind::NVGPU, "isa", "NVIDIA PTX", "PTX"},
+      {"cubin", TargetKind::NVGPU, "bin", "an NVIDIA cubin", "cubin"},
+      {"hsaco", TargetKind::AMDGPU, "bin", "an AMD code object", "HSACO"},
+      {"amdgcn", TargetKind::AMDGPU, "isa", "AMD GPU assembly", "amdgcn"}};
+  return kKinds;
+}
+
+const DeviceCodeKind *findDeviceCodeKind(llvm::StringRef name) {
+  for (const DeviceCodeKind &kind : getDeviceCodeKinds())
+    if (kind.name == name)
+      return &kind;
+  return nullptr;
+}
+
 unsigned getWavefrontSize(llvm::StringRef chip) {
   return chip.starts_with("gfx9") ? 64 : 32;
 }

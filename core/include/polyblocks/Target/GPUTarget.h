@@ -10,6 +10,8 @@
 #ifndef POLYBLOCKS_TARGET_GPUTARGET_H
 #define POLYBLOCKS_TARGET_GPUTARGET_H
 
+#include "polyblocks/Pipelines/Pipelines.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -21,6 +23,19 @@ namespace polyblocks {
 /// Prefix of the global holding a device binary (followed by the name of
 /// the gpu.binary it came from).
 inline constexpr llvm::StringLiteral kDeviceImagePrefix = "__pb_gpu_image_";
+
+/// A kind of device code that pbtool writes (--emit=<name>) and pb-lsp
+/// previews (the text ones): what gpu-module-to-binary makes for a target.
+struct DeviceCodeKind {
+  llvm::StringLiteral name;        ///< "ptx", "cubin", "hsaco", "amdgcn"
+  TargetKind target;               ///< the GPU target it belongs to
+  llvm::StringLiteral format;      ///< "isa" (text) or "bin"
+  llvm::StringLiteral description; ///< "NVIDIA PTX", for messages
+  llvm::StringLiteral title;       ///< a short display name: "PTX"
+};
+llvm::ArrayRef<DeviceCodeKind> getDeviceCodeKinds();
+/// The kind called `name`, or null.
+const DeviceCodeKind *findDeviceCodeKind(llvm::StringRef name);
 
 /// The threads of a warp / wavefront on `chip`: 32 on NVIDIA GPUs (sm_*)
 /// and on AMD RDNA (gfx10, gfx11, run in wave32), 64 on AMD CDNA (gfx9*:
