@@ -74,7 +74,8 @@ func.func @loop_carried_dependence_keeps_loop_sequential(%a: memref<64x32xf32>) 
 
 // A 1024x1024x1024 matmul becomes the register-tiled micro-kernel of
 // pb-register-tile-contraction (k blocks of 512 for the default 32 KiB L1,
-// 4x16 tiles for 256-bit vectors), its column-tile loop parallel.
+// 6x16 tiles for 16 registers of 256 bits: 170 of them, then one tile of the
+// 4 rows left), its column-tile loop parallel.
 
 // CHECK-LABEL: func.func @large_matmul_is_register_tiled
 // CHECK-SAME:    (%{{.*}}: memref<1024x1024xf32>, %{{.*}}: memref<1024x1024xf32>, %[[C:.*]]: memref<1024x1024xf32>) -> i32
@@ -83,11 +84,18 @@ func.func @loop_carried_dependence_keeps_loop_sequential(%a: memref<64x32xf32>) 
 // PAR:             affine.parallel (%{{.*}}) = (0) to (1024) step (16) {
 // SEQ:             affine.for %{{.*}} = 0 to 1024 step 16 {
 // CHECK:               affine.vector_store %{{.*}}, %[[PACK]]
-// CHECK:             affine.for %{{.*}} = 0 to 1024 step 4 {
-// CHECK-COUNT-4:       affine.vector_load %[[C]]
+// CHECK:             affine.for %{{.*}} = 0 to 1020 step 6 {
+// CHECK-COUNT-6:       affine.vector_load %[[C]]
 // CHECK:               affine.for {{.*}} iter_args
-// CHECK-COUNT-4:         vector.fma
-// CHECK-COUNT-4:       affine.vector_store %{{.*}}, %[[C]]
+// CHECK-COUNT-6:         vector.fma
+// CHECK-COUNT-6:       affine.vector_store %{{.*}}, %[[C]]
+// CHECK:             }
+// CHECK:             affine.vector_load %[[C]][1020, %{{.*}}]
+// CHECK-COUNT-3:     affine.vector_load %[[C]][{{102[123]}}, %{{.*}}]
+// CHECK:             affine.for {{.*}} iter_args
+// CHECK-COUNT-4:       vector.fma
+// CHECK-NOT:           vector.fma
+// CHECK:             affine.vector_store %{{.*}}, %[[C]][1020, %{{.*}}]
 // CHECK:         memref.dealloc %[[PACK]]
 func.func @large_matmul_is_register_tiled(%a: memref<1024x1024xf32>, %b: memref<1024x1024xf32>, %c: memref<1024x1024xf32>) -> i32 {
   %ok = arith.constant 0 : i32

@@ -1,5 +1,6 @@
 // RUN: pb-opt %s -split-input-file -pb-register-tile-contraction | FileCheck %s
 // RUN: pb-opt %s -split-input-file -pb-register-tile-contraction="rows=2 lanes=8 k-block=16" | FileCheck %s --check-prefix=SMALL
+// RUN: pb-opt %s -split-input-file -pb-register-tile-contraction="rows=6" | FileCheck %s --check-prefix=SIX
 
 // A matmul in (i, k, j) order becomes k blocks of packed panels and a
 // 4x16 micro-kernel whose accumulators stay in registers across a block.
@@ -156,6 +157,73 @@ func.func @convolution_becomes_micro_kernel(%in: memref<2x10x10x16xf32>, %w: mem
             }
           }
         }
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// 10 rows with rows=4: as few tiles as 4 rows allow (3), as even as possible:
+// two tiles of 4, then one tile of the 2 rows left over, after the loop.
+// CHECK-LABEL: func @rows_left_over_form_one_tile
+// CHECK-SAME:    (%[[A:.*]]: memref<10x32xf32>, %{{.*}}: memref<32x16xf32>, %[[C:.*]]: memref<10x16xf32>)
+// CHECK:         affine.for %[[IT:.*]] = 0 to 8 step 4 {
+// CHECK-COUNT-4:   vector.fma
+// CHECK-NOT:       vector.fma
+// CHECK:         }
+// CHECK:         %[[R8:.*]] = arith.constant 8 : index
+// CHECK:         affine.vector_load %[[C]][%[[R8]], %{{.*}}]
+// CHECK:         %[[R9:.*]] = arith.constant 9 : index
+// CHECK:         affine.vector_load %[[C]][%[[R9]], %{{.*}}]
+// CHECK:         affine.for
+// CHECK:           affine.load %[[A]][%[[R8]], %{{.*}}]
+// CHECK:           vector.fma
+// CHECK:           affine.load %[[A]][%[[R9]], %{{.*}}]
+// CHECK:           vector.fma
+// CHECK-NOT:       vector.fma
+// CHECK:         affine.vector_store %{{.*}}, %[[C]][%[[R8]], %{{.*}}]
+// CHECK:         affine.vector_store %{{.*}}, %[[C]][%[[R9]], %{{.*}}]
+// With rows=6: two tiles of 5, nothing left over.
+// SIX-LABEL: func @rows_left_over_form_one_tile
+// SIX:         affine.for %{{.*}} = 0 to 10 step 5 {
+// SIX-COUNT-5:   vector.fma
+// SIX-NOT:       vector.fma
+// SIX:         memref.dealloc
+func.func @rows_left_over_form_one_tile(%a: memref<10x32xf32>, %b: memref<32x16xf32>, %c: memref<10x16xf32>) {
+  affine.for %i = 0 to 10 {
+    affine.for %k = 0 to 32 {
+      affine.for %j = 0 to 16 {
+        %x = affine.load %a[%i, %k] : memref<10x32xf32>
+        %y = affine.load %b[%k, %j] : memref<32x16xf32>
+        %z = affine.load %c[%i, %j] : memref<10x16xf32>
+        %m = arith.mulf %x, %y : f32
+        %s = arith.addf %z, %m : f32
+        affine.store %s, %c[%i, %j] : memref<10x16xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// f64 tiles are half as many elements wide as `lanes` (f32 elements): the
+// same registers.
+// CHECK-LABEL: func @f64_tile_is_half_as_wide
+// CHECK:         memref.alloc() {alignment = 64 : i64} : memref<2x16x8xf64>
+// CHECK-COUNT-4: vector.fma {{.*}} : vector<8xf64>
+func.func @f64_tile_is_half_as_wide(%a: memref<4x16xf64>, %b: memref<16x16xf64>, %c: memref<4x16xf64>) {
+  affine.for %i = 0 to 4 {
+    affine.for %k = 0 to 16 {
+      affine.for %j = 0 to 16 {
+        %x = affine.load %a[%i, %k] : memref<4x16xf64>
+        %y = affine.load %b[%k, %j] : memref<16x16xf64>
+        %z = affine.load %c[%i, %j] : memref<4x16xf64>
+        %m = arith.mulf %x, %y : f64
+        %s = arith.addf %z, %m : f64
+        affine.store %s, %c[%i, %j] : memref<4x16xf64>
       }
     }
   }

@@ -2,7 +2,7 @@
 // CHECK: PASS @conv_batch2
 // CHECK: PASS @conv_stride2_pad_three_rows
 // CHECK: PASS @conv_dilation2
-// Covers: NHWC convolutions that take the register-tiled micro-kernel (output width a multiple of the row tile, filters a multiple of the vector tile): a batch of 2 around the rows, stride 2 with padding and a 3-row tile, dilation 2.
+// Covers: NHWC convolutions that take the register-tiled micro-kernel (filters a multiple of the vector tile): a batch of 2 around the rows, stride 2 with padding and an output width of 9 (a 5-row tile and one of the 4 rows left), dilation 2.
 func.func @conv_batch2(%in: tensor<2x10x10x16xf32>, %f: tensor<3x3x16x32xf32>) -> tensor<2x8x8x32xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<2x8x8x32xf32>

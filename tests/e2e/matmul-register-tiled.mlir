@@ -2,7 +2,8 @@
 // CHECK: PASS @matmul_two_k_blocks
 // CHECK: PASS @matmul_f64_one_k_block
 // CHECK: PASS @matmul_bias_relu_tiled
-// Covers: matmuls whose shapes fit the register-tiled micro-kernel (M a multiple of 4, N of 16): several k blocks, f64, and an epilogue after the tiled nest.
+// CHECK: PASS @matmul_rows_left_over
+// Covers: matmuls that take the register-tiled micro-kernel (N a multiple of the vector tile): several k blocks, f64, an epilogue after the tiled nest (64 rows: ten 6-row tiles and one of the 4 rows left), and 13 rows (two 5-row tiles and one of 3).
 func.func @matmul_two_k_blocks(%a: tensor<8x1024xf32>, %b: tensor<1024x48xf32>) -> tensor<8x48xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<8x48xf32>
@@ -33,4 +34,12 @@ func.func @matmul_bias_relu_tiled(%a: tensor<64x128xf32>, %b: tensor<128x64xf32>
     linalg.yield %z : f32
   } -> tensor<64x64xf32>
   return %r : tensor<64x64xf32>
+}
+
+func.func @matmul_rows_left_over(%a: tensor<13x96xf32>, %b: tensor<96x32xf32>) -> tensor<13x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<13x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<13x32xf32>) -> tensor<13x32xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<13x96xf32>, tensor<96x32xf32>) outs(%f : tensor<13x32xf32>) -> tensor<13x32xf32>
+  return %r : tensor<13x32xf32>
 }

@@ -158,13 +158,17 @@ void buildS2Pipeline(OpPassManager &pm, const PipelineOptions &options) {
 
 /// The register tile of matmul-like nests, from a small model of the
 /// target: NR is two vectors of f32 lanes; the MR x NR accumulators take
-/// half of the vector registers (the rest hold the panel, the broadcast row
-/// values and spare); KC makes the packed KC x NR panel fill L1d.
+/// every vector register but those holding the panel's NR lanes and one
+/// broadcast row value (6 x 16 with AVX2's 16 registers, as BLIS's Haswell
+/// kernel; 14 x 32 with AVX-512's 32); KC makes the packed KC x NR panel
+/// fill L1d.
 static PBRegisterTileContractionOptions
 getRegisterTile(const PipelineOptions &options) {
   unsigned lanes = std::max(1u, options.vectorBits / 32);
   unsigned nr = 2 * lanes;
-  unsigned mr = std::max(1u, options.numVectorRegisters / 2 / (nr / lanes));
+  unsigned panelRegisters = nr / lanes;
+  unsigned mr = std::max(1u, (options.numVectorRegisters - panelRegisters - 1) /
+                                 panelRegisters);
   unsigned kc = std::max(16u, options.l1CacheKiB * 1024 / (nr * 4));
   return PBRegisterTileContractionOptions{mr, nr, kc};
 }

@@ -13,6 +13,7 @@
 #include "polyblocks/Analysis/LoopNests.h"
 
 #include "mlir/Dialect/Affine/LoopUtils.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/Support/Debug.h"
@@ -47,13 +48,16 @@ struct RegisterTileContractionPass
   void rewrite(Contraction c) {
     int64_t m = c.iLoop.getConstantUpperBound();
     int64_t n = c.jLoop.getConstantUpperBound();
-    // MR: the largest number of rows up to `rows` that divides M (a single
-    // row for matrix-vector products). NR: `lanes`, or half of it when N is
-    // a multiple of that only.
-    int64_t mr = std::max<int64_t>(1, std::min<int64_t>(rows, m));
-    while (m % mr != 0)
-      --mr;
-    int64_t nr = lanes;
+    // MR: as few register tiles as `rows` allows, as even as possible
+    // (8 rows: two tiles of 4, not 6 and 2); the rows left over after the
+    // whole tiles form one smaller tile. NR: `lanes`, or half of it when N
+    // is a multiple of that only (`lanes` counts f32 elements: f64 tiles
+    // are half as wide, the same number of registers).
+    int64_t maxRows = std::max<int64_t>(1, std::min<int64_t>(rows, m));
+    int64_t numTiles = llvm::divideCeil(m, maxRows);
+    int64_t mr = llvm::divideCeil(m, numTiles);
+    int64_t nr = std::max<int64_t>(
+        1, int64_t(lanes) * 32 / c.elementType.getIntOrFloatBitWidth());
     if (nr > 1 && n % nr != 0 && n % (nr / 2) == 0)
       nr /= 2;
     if (nr == 0 || n % nr != 0) {
@@ -199,47 +203,60 @@ struct RegisterTileContractionPass
     if (blocked)
       packPanels(b, loc, jt);
     ivMap[c.jLoop.getInductionVar()] = jt;
-    auto iTile = AffineForOp::create(b, loc, 0, m, mr);
-    b.setInsertionPointToStart(iTile.getBody());
 
-    // Row indices it + r, and the accumulators' initial values.
+    /// One register tile: `tileRows` rows from `rowBase` times the NR
+    /// columns from `jt`, accumulated over the k block.
     Value oldI = c.iLoop.getInductionVar();
-    SmallVector<Value> rowIvs, initial;
-    for (int64_t r = 0; r < mr; ++r) {
-      Value row = iTile.getInductionVar();
-      if (r != 0)
-        row = AffineApplyOp::create(
-            b, loc, AffineMap::get(1, 0, getAffineDimExpr(0, ctx) + r), row);
-      rowIvs.push_back(row);
-      ivMap[oldI] = row;
-      initial.push_back(AffineVectorLoadOp::create(
-          b, loc, vectorType, accMemRef, c.accLoad.getAffineMap(),
-          remap(c.accLoad)));
-    }
-    SmallVector<Value> finals = reductionNest(
-        b, loc, 0, initial,
-        [&](OpBuilder &inner, Location innerLoc, ArrayRef<Value> ks,
-            ValueRange accs) {
-          Value panel = AffineVectorLoadOp::create(
-              inner, innerLoc, vectorType, pack, packMap, packOperands(jt, ks));
-          SmallVector<Value> next;
-          for (int64_t r = 0; r < mr; ++r) {
-            ivMap[oldI] = rowIvs[r];
-            Value scalar = AffineLoadOp::create(
-                inner, innerLoc, c.rowLoad.getMemRef(),
-                c.rowLoad.getAffineMap(), remap(c.rowLoad));
-            Value splat =
-                vector::BroadcastOp::create(inner, innerLoc, vectorType, scalar);
-            next.push_back(
-                vector::FMAOp::create(inner, innerLoc, splat, panel, accs[r]));
-          }
-          return next;
-        });
-    for (int64_t r = 0; r < mr; ++r) {
-      ivMap[oldI] = rowIvs[r];
-      AffineVectorStoreOp::create(b, loc, finals[r], accMemRef,
-                                  c.accStore.getAffineMap(),
-                                  remap(c.accStore));
+    auto emitTile = [&](OpBuilder &tb, OpFoldResult rowBase,
+                        int64_t tileRows) {
+      // Row indices rowBase + r, and the accumulators' initial values.
+      SmallVector<Value> rowIvs, initial;
+      for (int64_t r = 0; r < tileRows; ++r) {
+        OpFoldResult row = rowBase;
+        if (r != 0)
+          row = makeComposedFoldedAffineApply(
+              tb, loc, getAffineDimExpr(0, ctx) + r, {rowBase});
+        rowIvs.push_back(getValueOrCreateConstantIndexOp(tb, loc, row));
+        ivMap[oldI] = rowIvs.back();
+        initial.push_back(AffineVectorLoadOp::create(
+            tb, loc, vectorType, accMemRef, c.accLoad.getAffineMap(),
+            remap(c.accLoad)));
+      }
+      SmallVector<Value> finals = reductionNest(
+          tb, loc, 0, initial,
+          [&](OpBuilder &inner, Location innerLoc, ArrayRef<Value> ks,
+              ValueRange accs) {
+            Value panel = AffineVectorLoadOp::create(
+                inner, innerLoc, vectorType, pack, packMap,
+                packOperands(jt, ks));
+            SmallVector<Value> next;
+            for (int64_t r = 0; r < tileRows; ++r) {
+              ivMap[oldI] = rowIvs[r];
+              Value scalar = AffineLoadOp::create(
+                  inner, innerLoc, c.rowLoad.getMemRef(),
+                  c.rowLoad.getAffineMap(), remap(c.rowLoad));
+              Value splat = vector::BroadcastOp::create(inner, innerLoc,
+                                                        vectorType, scalar);
+              next.push_back(vector::FMAOp::create(inner, innerLoc, splat,
+                                                   panel, accs[r]));
+            }
+            return next;
+          });
+      for (int64_t r = 0; r < tileRows; ++r) {
+        ivMap[oldI] = rowIvs[r];
+        AffineVectorStoreOp::create(tb, loc, finals[r], accMemRef,
+                                    c.accStore.getAffineMap(),
+                                    remap(c.accStore));
+      }
+    };
+
+    // Whole tiles of MR rows, then one tile of the rows left over.
+    int64_t wholeRows = m / mr * mr;
+    auto iTile = AffineForOp::create(b, loc, 0, wholeRows, mr);
+    OpBuilder tb = OpBuilder::atBlockBegin(iTile.getBody());
+    emitTile(tb, iTile.getInductionVar(), mr);
+    if (wholeRows != m) {
+      emitTile(b, b.getIndexAttr(wholeRows), m - wholeRows);
     }
     root.erase();
   }

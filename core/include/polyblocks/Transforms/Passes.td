@@ -270,7 +270,7 @@ def PBRegisterTileContraction
     affine.for %kt = 0 to K step KC {          // cache block of k
       affine.for %jt = 0 to N step NR {        // parallel
         // pack Y[%kt .. %kt + KC, %jt .. %jt + NR] into %pack[%jt / NR]
-        affine.for %it = 0 to M step MR {
+        affine.for %it = 0 to M - M % MR step MR {
           // MR accumulators of NR lanes, loaded once per (kt, jt, it)
           %acc:MR = affine.for %k = %kt to %kt + KC iter_args(...) {
             %b = affine.vector_load %pack[%jt / NR, %k - %kt, 0]  // NR lanes
@@ -278,6 +278,7 @@ def PBRegisterTileContraction
           }
           // stored once
         }
+        // the same for the M % MR rows left over, if any
       }
     }
     ```
@@ -292,10 +293,12 @@ def PBRegisterTileContraction
     and the panels of `Y` are read from contiguous memory (packed once per
     `k` block, in parallel, by the thread that uses them).
     The multiply and add are contracted into `vector.fma` (one rounding, as
-    BLAS libraries do). `MR` is the largest row count up to `rows` that
-    divides the `i` trip count (1 for a matrix-vector product); `NR` is
-    `lanes`, or half of it when only that divides the `j` trip count. Other
-    nests are left alone.
+    BLAS libraries do). The rows are covered by as few tiles of at most
+    `rows` rows as possible, as even as possible (`MR` = 6 for 1024 rows and
+    `rows=6`: 170 tiles, then one tile of the 4 rows left over; 8 rows: two
+    tiles of 4). `NR` is `lanes` f32 elements (half as many f64), or half of
+    that when only that divides the `j` trip count. Other nests are left
+    alone.
   }];
   let options = [
     Option<"rows", "rows", "unsigned", /*default=*/"4",
@@ -309,6 +312,7 @@ def PBRegisterTileContraction
            "(default: 256)">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::vector::VectorDialect"];
 }
