@@ -1,6 +1,7 @@
 // RUN: pb-opt %s -split-input-file -pb-stream-skinny-contraction | FileCheck %s
 // RUN: pb-opt %s -split-input-file -pb-stream-skinny-contraction=max-rows=4 | FileCheck %s --check-prefix=ROWS4
 // RUN: pb-opt %s -split-input-file -pb-stream-skinny-contraction=threads=2 | FileCheck %s --check-prefix=THREADS2
+// RUN: pb-opt %s -split-input-file -pb-stream-skinny-contraction=k-unroll=4 | FileCheck %s --check-prefix=UNROLL4
 
 // With 2 threads, 2 blocks of 512 columns: each task reads 2 KiB runs of
 // each row of %b instead of 512 bytes (the accumulator, 2 KiB, still fits
@@ -11,9 +12,11 @@
 
 // A matrix-vector product (1 x 1024 times 1024 x 1024): blocks of 128
 // columns (8 of them), each accumulated in a buffer of its own while the
-// rows of %b stream through.
+// rows of %b stream through, 8 rows at a time: the accumulator of one
+// vector of columns stays in a register across them.
 // CHECK-DAG:   #[[LB:.*]] = affine_map<(d0) -> (d0 * 128)>
 // CHECK-DAG:   #[[UB:.*]] = affine_map<(d0) -> (d0 * 128 + 128)>
+// CHECK-DAG:   #[[KU:.*]] = affine_map<(d0) -> (d0 + 8)>
 // CHECK-LABEL: func @matvec
 // CHECK-SAME:    (%[[A:.*]]: memref<1x1024xf32>, %[[B:.*]]: memref<1024x1024xf32>, %[[C:.*]]: memref<1x1024xf32>)
 // CHECK:         affine.for %[[BLK:.*]] = 0 to 8 {
@@ -22,13 +25,17 @@
 // CHECK-NEXT:        affine.for %[[J0:.*]] = 0 to 128 {
 // CHECK-NEXT:          %[[V:.*]] = affine.load %[[C]][%[[I0]], %[[BLK]] * 128 + %[[J0]]]
 // CHECK-NEXT:          affine.store %[[V]], %[[ACC]][%[[I0]], %[[J0]]]
-// CHECK:           affine.for %[[K:.*]] = 0 to 1024 {
-// CHECK-NEXT:        affine.for %[[I:.*]] = 0 to 1 {
-// CHECK-NEXT:          affine.for %[[J:.*]] = #[[LB]](%[[BLK]]) to #[[UB]](%[[BLK]]) {
-// CHECK-DAG:             affine.load %[[A]][%[[I]], %[[K]]]
-// CHECK-DAG:             affine.load %[[B]][%[[K]], %[[J]]]
-// CHECK-DAG:             affine.load %[[ACC]][%[[I]], %[[J]] - %[[BLK]] * 128]
-// CHECK:                 affine.store %{{.*}}, %[[ACC]][%[[I]], %[[J]] - %[[BLK]] * 128]
+// CHECK:           affine.for %[[KT:.*]] = 0 to 1024 step 8 {
+// CHECK-NEXT:        affine.for %[[J:.*]] = #[[LB]](%[[BLK]]) to #[[UB]](%[[BLK]]) step 8 {
+// CHECK-NEXT:          %[[R0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:          %[[INIT:.*]] = affine.vector_load %[[ACC]][%[[R0]], %[[J]] - %[[BLK]] * 128] : memref<1x128xf32>, vector<8xf32>
+// CHECK-NEXT:          %[[SUM:.*]] = affine.for %[[K:.*]] = #{{.*}}(%[[KT]]) to #[[KU]](%[[KT]]) iter_args(%[[S:.*]] = %[[INIT]]) -> (vector<8xf32>) {
+// CHECK-NEXT:            %[[Y:.*]] = affine.vector_load %[[B]][%[[K]], %[[J]]] : memref<1024x1024xf32>, vector<8xf32>
+// CHECK-NEXT:            %[[X:.*]] = affine.load %[[A]][%[[R0]], %[[K]]]
+// CHECK-NEXT:            %[[XS:.*]] = vector.broadcast %[[X]] : f32 to vector<8xf32>
+// CHECK-NEXT:            %[[F:.*]] = vector.fma %[[XS]], %[[Y]], %[[S]] : vector<8xf32>
+// CHECK-NEXT:            affine.yield %[[F]]
+// CHECK:               affine.vector_store %[[SUM]], %[[ACC]][%[[R0]], %[[J]] - %[[BLK]] * 128]
 // CHECK:           affine.for
 // CHECK-NEXT:        affine.for
 // CHECK-NEXT:          affine.load %[[ACC]]
@@ -61,6 +68,12 @@ func.func @matvec(%a: memref<1x1024xf32>, %b: memref<1024x1024xf32>, %c: memref<
 // CHECK-NOT:     memref.alloc
 // ROWS4-LABEL: func @four_rows
 // ROWS4:         memref.alloc() {alignment = 64 : i64} : memref<4x128xf32>
+// ROWS4:         affine.for %{{.*}} = 0 to 1024 step 8 {
+// ROWS4-COUNT-4:   affine.vector_load %{{.*}} : memref<4x128xf32>, vector<8xf32>
+// ROWS4:           affine.for {{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+// ROWS4-NEXT:        affine.vector_load %{{.*}} : memref<1024x1024xf32>, vector<8xf32>
+// ROWS4-COUNT-4:     vector.fma
+// ROWS4-COUNT-4:   affine.vector_store %{{.*}} : memref<4x128xf32>, vector<8xf32>
 func.func @four_rows(%a: memref<4x1024xf32>, %b: memref<1024x1024xf32>, %c: memref<4x1024xf32>) {
   affine.for %i = 0 to 4 {
     affine.for %k = 0 to 1024 {
@@ -92,6 +105,30 @@ func.func @narrow(%a: memref<1x64xf32>, %b: memref<64x32xf32>, %c: memref<1x32xf
         %p = arith.mulf %x, %y : f32
         %s = arith.addf %o, %p : f32
         affine.store %s, %c[%i, %j] : memref<1x32xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// 300 rows of Y: the largest register block up to 8 rows that divides them
+// is 6 (with k-unroll=4: 4).
+// CHECK-LABEL: func @k_block_divides_rows
+// CHECK:         affine.for %{{.*}} = 0 to 300 step 6 {
+// UNROLL4-LABEL: func @k_block_divides_rows
+// UNROLL4:       affine.for %{{.*}} = 0 to 300 step 4 {
+func.func @k_block_divides_rows(%a: memref<1x300xf32>, %b: memref<300x1024xf32>, %c: memref<1x1024xf32>) {
+  affine.for %i = 0 to 1 {
+    affine.for %k = 0 to 300 {
+      affine.for %j = 0 to 1024 {
+        %x = affine.load %a[%i, %k] : memref<1x300xf32>
+        %y = affine.load %b[%k, %j] : memref<300x1024xf32>
+        %o = affine.load %c[%i, %j] : memref<1x1024xf32>
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %o, %p : f32
+        affine.store %s, %c[%i, %j] : memref<1x1024xf32>
       }
     }
   }

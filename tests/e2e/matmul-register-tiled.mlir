@@ -4,12 +4,12 @@
 // CHECK: PASS @matmul_bias_relu_tiled
 // CHECK: PASS @matmul_rows_left_over
 // Covers: matmuls that take the register-tiled micro-kernel (N a multiple of the vector tile): several k blocks, f64, an epilogue after the tiled nest (64 rows: ten 6-row tiles and one of the 4 rows left), and 13 rows (two 5-row tiles and one of 3).
-func.func @matmul_two_k_blocks(%a: tensor<8x1024xf32>, %b: tensor<1024x48xf32>) -> tensor<8x48xf32> {
+func.func @matmul_two_k_blocks(%a: tensor<16x1024xf32>, %b: tensor<1024x48xf32>) -> tensor<16x48xf32> {
   %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<8x48xf32>
-  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x48xf32>) -> tensor<8x48xf32>
-  %r = linalg.matmul ins(%a, %b : tensor<8x1024xf32>, tensor<1024x48xf32>) outs(%f : tensor<8x48xf32>) -> tensor<8x48xf32>
-  return %r : tensor<8x48xf32>
+  %e = tensor.empty() : tensor<16x48xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x48xf32>) -> tensor<16x48xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<16x1024xf32>, tensor<1024x48xf32>) outs(%f : tensor<16x48xf32>) -> tensor<16x48xf32>
+  return %r : tensor<16x48xf32>
 }
 
 func.func @matmul_f64_one_k_block(%a: tensor<12x40xf64>, %b: tensor<40x32xf64>) -> tensor<12x32xf64> {

@@ -3,12 +3,23 @@
 // CHECK: PASS @matvec
 // CHECK: PASS @matvec_odd_columns
 // CHECK: PASS @vecmat_bias
-// Covers: matrix-vector products streamed by pb-stream-skinny-contraction
-// (column blocks, accumulation in a block buffer), with a column count that
-// only small blocks divide, and one followed by a bias (fused elementwise
-// epilogue nest after it).
+// CHECK: PASS @eight_rows
+// CHECK: PASS @three_rows_odd_reduction
+// CHECK: PASS @eight_rows_f64
+// Covers: matmuls with few rows streamed by pb-stream-skinny-contraction
+// (column blocks, accumulation in registers across a few rows of the
+// right-hand side, then in a block buffer): matrix-vector products with a
+// column count that only small blocks divide, one followed by a bias (fused
+// elementwise epilogue nest after it), 8 rows, 3 rows with a reduction of
+// 97 (a prime: one row of the right-hand side per register block), 8 rows
+// in f64.
 // S3-LABEL: func.func @matvec(
 // S3:         memref.alloc() {{.*}} : memref<1x{{[0-9]+}}xf32>
+// S3-LABEL: func.func @eight_rows(
+// S3:         memref.alloc() {{.*}} : memref<8x{{[0-9]+}}xf32>
+// S3-COUNT-8: vector.fma
+// S3-NOT:     vector.fma
+// S3:         return
 module {
   func.func @matvec(%a: tensor<1x300xf32>, %b: tensor<300x2048xf32>) -> tensor<1x2048xf32> {
     %zero = arith.constant 0.0 : f32
@@ -31,5 +42,26 @@ module {
     %r = linalg.matmul ins(%a, %b : tensor<1x512xf32>, tensor<512x1024xf32>) outs(%f : tensor<1x1024xf32>) -> tensor<1x1024xf32>
     %s = linalg.add ins(%r, %bias : tensor<1x1024xf32>, tensor<1x1024xf32>) outs(%e : tensor<1x1024xf32>) -> tensor<1x1024xf32>
     return %s : tensor<1x1024xf32>
+  }
+  func.func @eight_rows(%a: tensor<8x256xf32>, %b: tensor<256x512xf32>) -> tensor<8x512xf32> {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<8x512xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x512xf32>) -> tensor<8x512xf32>
+    %r = linalg.matmul ins(%a, %b : tensor<8x256xf32>, tensor<256x512xf32>) outs(%f : tensor<8x512xf32>) -> tensor<8x512xf32>
+    return %r : tensor<8x512xf32>
+  }
+  func.func @three_rows_odd_reduction(%a: tensor<3x97xf32>, %b: tensor<97x384xf32>) -> tensor<3x384xf32> {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<3x384xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<3x384xf32>) -> tensor<3x384xf32>
+    %r = linalg.matmul ins(%a, %b : tensor<3x97xf32>, tensor<97x384xf32>) outs(%f : tensor<3x384xf32>) -> tensor<3x384xf32>
+    return %r : tensor<3x384xf32>
+  }
+  func.func @eight_rows_f64(%a: tensor<8x64xf64>, %b: tensor<64x256xf64>) -> tensor<8x256xf64> {
+    %zero = arith.constant 0.0 : f64
+    %e = tensor.empty() : tensor<8x256xf64>
+    %f = linalg.fill ins(%zero : f64) outs(%e : tensor<8x256xf64>) -> tensor<8x256xf64>
+    %r = linalg.matmul ins(%a, %b : tensor<8x64xf64>, tensor<64x256xf64>) outs(%f : tensor<8x256xf64>) -> tensor<8x256xf64>
+    return %r : tensor<8x256xf64>
   }
 }

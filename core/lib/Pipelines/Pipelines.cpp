@@ -196,15 +196,16 @@ void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
   if (cpu) {
     fpm.addPass(createPBUnrollShortLoops());
     fpm.addPass(createPBPermuteForVectorization());
-    // Matrix-vector products stream; with 8 rows, packing and the
-    // register-tiled micro-kernel measured faster. (`pbtool bench
-    // bench/kernels/gemm_skinny_m{1,8}.mlir --repetitions=50`, three runs
-    // with max-rows 1, 0 and 8: M=1 4.1-5.0 ms streamed, 8.1-10.2 ms
-    // packed; M=8 9.3-11.6 ms packed, 10.0-16.1 ms streamed.)
+    // Matmuls with up to half as many rows as there are vector registers
+    // (one accumulator per row, the rest for Y and the broadcasts) stream
+    // Y once; the rest are packed for the register-tiled micro-kernel.
+    // (`pbtool bench bench/kernels/gemm_skinny_m{1,8}.mlir
+    // --repetitions=100`, run after run: M=8 4.4-5.1 ms streamed, 12.6-15.1
+    // ms packed; M=1 2.0-2.7 ms streamed.)
     fpm.addPass(createPBStreamSkinnyContraction(
-        PBStreamSkinnyContractionOptions{/*maxRows=*/1, options.l1CacheKiB,
-                                         options.numThreads,
-                                         options.vectorBits}));
+        PBStreamSkinnyContractionOptions{
+            /*maxRows=*/std::max(1u, options.numVectorRegisters / 2),
+            options.l2CacheKiB, options.numThreads, options.vectorBits}));
     fpm.addPass(createPBRegisterTileContraction(getRegisterTile(options)));
   } else if (!options.emulateGPU) {
     fpm.addPass(createPBMapContractionToTensorCores(

@@ -5,8 +5,9 @@
 // multiply-adds: it is bound by memory bandwidth, and packing panels of it
 // (as the register-tiled micro-kernel does) would triple the traffic. This
 // pass streams it instead: column blocks on the threads, the rows of the
-// right-hand side read once, contiguously, and the few rows of the result
-// kept in L1 across the whole reduction.
+// right-hand side read once, contiguously, a few at a time, with the few
+// rows of the result in vector registers across them and in cache across
+// the whole reduction.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,9 @@
 #include "polyblocks/Analysis/LoopNests.h"
 
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/Support/Debug.h"
 
@@ -58,26 +62,29 @@ struct StreamSkinnyContractionPass
       if (m > static_cast<int64_t>(maxRows))
         continue;
       int64_t elementBytes = c->elementType.getIntOrFloatBitWidth() / 8;
-      // The block of results takes half of L1; the other half holds the
-      // rows of the right-hand side on their way through.
+      // The block of results takes half of the cache; the other half holds
+      // the rows of the right-hand side on their way through.
       // As many blocks as threads, no more: the wider a block, the longer
       // the contiguous runs of each row of Y a thread reads, which the
       // hardware prefetchers follow better.
-      int64_t nb = chooseBlock(
-          m, n, elementBytes, static_cast<int64_t>(cacheKiB) * 1024 / 2,
-          std::max<int64_t>(1, vectorBits / 8 / elementBytes),
-          std::max<int64_t>(1, threads));
+      int64_t lanes = std::max<int64_t>(1, vectorBits / 8 / elementBytes);
+      int64_t nb = chooseBlock(m, n, elementBytes,
+                               static_cast<int64_t>(cacheKiB) * 1024 / 2,
+                               lanes, std::max<int64_t>(1, threads));
       if (nb == 0)
         continue;
-      stream(*c, n / nb, nb);
+      stream(*c, n / nb, nb, lanes);
     }
   }
 
   /// for i, k, j  ->  for jb (blocks of nb columns): copy the block of C
-  /// into a buffer of its own, for k, i, j in the block: accumulate there,
-  /// copy it back. (The rows of C are a power of two apart: in place, the
-  /// same column of every row would fall into one set of L1.)
-  void stream(polyblocks::Contraction &c, int64_t numBlocks, int64_t nb) {
+  /// into a buffer of its own, for kt (KU rows), jt (vectors of `lanes`
+  /// columns in the block), k in kt: accumulate in registers, per row of C,
+  /// then in the buffer; copy it back. (The rows of C are a power of two
+  /// apart: in place, the same column of every row would fall into one set
+  /// of L1.)
+  void stream(polyblocks::Contraction &c, int64_t numBlocks, int64_t nb,
+              int64_t lanes) {
     AffineForOp iLoop = c.iLoop, kLoop = c.kLoops.front(), jLoop = c.jLoop;
     int64_t m = iLoop.getConstantUpperBound();
     OpBuilder b(iLoop);
@@ -112,36 +119,68 @@ struct StreamSkinnyContractionPass
       }
     };
     copy(/*in=*/true);
-    auto k = AffineForOp::create(b, loc, 0, kLoop.getConstantUpperBound());
+    // for kt (blocks of KU rows of Y), jt (vectors of the column block):
+    // the M accumulators of one vector of columns stay in registers across
+    // the KU rows, each row's vector of Y feeds the M rows.
+    int64_t kTrips = kLoop.getConstantUpperBound();
+    int64_t ku = std::max<int64_t>(1, std::min<int64_t>(kUnroll, kTrips));
+    while (kTrips % ku != 0)
+      --ku;
+    auto kt = AffineForOp::create(b, loc, 0, kTrips, ku);
     {
       OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(k.getBody());
-      auto i = AffineForOp::create(b, loc, 0, m);
-      b.setInsertionPointToStart(i.getBody());
+      b.setInsertionPointToStart(kt.getBody());
       AffineExpr start = getAffineDimExpr(0, ctx) * nb;
-      auto j = AffineForOp::create(b, loc, block, AffineMap::get(1, 0, start),
-                                   block, AffineMap::get(1, 0, start + nb));
-      IRMapping map;
-      map.map(iLoop.getInductionVar(), i.getInductionVar());
-      map.map(kLoop.getInductionVar(), k.getInductionVar());
-      map.map(jLoop.getInductionVar(), j.getInductionVar());
-      b.setInsertionPointToStart(j.getBody());
-      for (Operation &op : jLoop.getBody()->without_terminator())
-        b.clone(op, map);
+      auto jt = AffineForOp::create(b, loc, block, AffineMap::get(1, 0, start),
+                                    block, AffineMap::get(1, 0, start + nb),
+                                    lanes);
+      b.setInsertionPointToStart(jt.getBody());
+      auto vectorType = VectorType::get({lanes}, c.elementType);
+      // Old induction variables -> the values standing for them now.
+      DenseMap<Value, Value> ivMap{{jLoop.getInductionVar(),
+                                    jt.getInductionVar()}};
+      auto remap = [&](auto access) {
+        SmallVector<Value> operands;
+        for (Value operand : access.getMapOperands())
+          operands.push_back(ivMap.lookup_or(operand, operand));
+        return operands;
+      };
       // The accumulator lives in acc[i, j - b * nb].
       AffineMap accMap = AffineMap::get(3, 0, {d0, d1 - d2 * nb}, ctx);
-      SmallVector<Value> operands{i.getInductionVar(), j.getInductionVar(),
-                                  block};
-      auto load = cast<AffineLoadOp>(map.lookup(c.accLoad.getOperation()));
-      auto store = cast<AffineStoreOp>(map.lookup(c.accStore.getOperation()));
-      b.setInsertionPoint(load);
-      Value v = AffineLoadOp::create(b, loc, acc, accMap, operands);
-      load.getResult().replaceAllUsesWith(v);
-      load.erase();
-      b.setInsertionPoint(store);
-      AffineStoreOp::create(b, loc, store.getValueToStore(), acc, accMap,
-                            operands);
-      store.erase();
+      SmallVector<Value> rows, initial;
+      for (int64_t r = 0; r < m; ++r) {
+        rows.push_back(arith::ConstantIndexOp::create(b, loc, r));
+        initial.push_back(AffineVectorLoadOp::create(
+            b, loc, vectorType, acc, accMap,
+            ValueRange{rows[r], jt.getInductionVar(), block}));
+      }
+      AffineMap plusKu = AffineMap::get(1, 0, d0 + ku);
+      AffineMap identity = AffineMap::get(1, 0, d0);
+      auto k = AffineForOp::create(
+          b, loc, kt.getInductionVar(), identity, kt.getInductionVar(),
+          plusKu, 1, initial,
+          [&](OpBuilder &kb, Location kl, Value kIv, ValueRange accs) {
+            ivMap[kLoop.getInductionVar()] = kIv;
+            Value y = AffineVectorLoadOp::create(
+                kb, kl, vectorType, c.panelLoad.getMemRef(),
+                c.panelLoad.getAffineMap(), remap(c.panelLoad));
+            SmallVector<Value> next;
+            for (int64_t r = 0; r < m; ++r) {
+              ivMap[iLoop.getInductionVar()] = rows[r];
+              Value x = AffineLoadOp::create(kb, kl, c.rowLoad.getMemRef(),
+                                             c.rowLoad.getAffineMap(),
+                                             remap(c.rowLoad));
+              Value splat =
+                  vector::BroadcastOp::create(kb, kl, vectorType, x);
+              next.push_back(
+                  vector::FMAOp::create(kb, kl, splat, y, accs[r]));
+            }
+            AffineYieldOp::create(kb, kl, next);
+          });
+      for (int64_t r = 0; r < m; ++r)
+        AffineVectorStoreOp::create(
+            b, loc, k.getResult(r), acc, accMap,
+            ValueRange{rows[r], jt.getInductionVar(), block});
     }
     copy(/*in=*/false);
     memref::DeallocOp::create(b, loc, acc);

@@ -203,7 +203,8 @@ def PBStreamSkinnyContraction
   let summary = "Stream matmuls with few rows through column blocks, without packing";
   let description = [{
     A matmul `(i, k, j)` (the order pb-permute-for-vectorization gives it)
-    with at most `max-rows` rows (a matrix-vector product by default) does a
+    with at most `max-rows` rows (a matrix-vector product by default; the
+    pipeline allows half as many rows as there are vector registers) does a
     handful of multiply-adds per element of the right-hand side `Y`: it is
     bound by memory bandwidth, and packing panels of `Y`
     (pb-register-tile-contraction) would read and write it twice more. It is
@@ -215,41 +216,52 @@ def PBStreamSkinnyContraction
     ```mlir
     affine.for %i = 0 to 8 { affine.for %k = 0 to 4096 { affine.for %j = 0 to 4096 {
       C[i, j] += X[i, k] * Y[k, j] } } }
-    // becomes, with max-rows=8 (NB = 512)
-    affine.for %b = 0 to 8 {                       // parallel
-      %acc = memref.alloc() : memref<8x512xf32>    // acc = C[:, block b]
-      affine.for %k = 0 to 4096 {
-        affine.for %i = 0 to 8 {
-          affine.for %j = %b * 512 to %b * 512 + 512 {   // vectorized
-            acc[i, j - b * 512] += X[i, k] * Y[k, j] } } }
+    // becomes, with max-rows=8 and 2 threads (NB = 2048)
+    affine.for %b = 0 to 2 {                       // parallel
+      %acc = memref.alloc() : memref<8x2048xf32>   // acc = C[:, block b]
+      affine.for %kt = 0 to 4096 step 8 {          // KU rows of Y
+        affine.for %j = %b * 2048 to %b * 2048 + 2048 step 8 {
+          // one vector of acc per row of C, in registers across the KU rows
+          %s:8 = affine.for %k = %kt to %kt + 8 iter_args(...) {
+            %y = affine.vector_load Y[%k, %j]      // vector<8xf32>
+            // per row r: broadcast X[r, %k], one fused multiply-add
+          } } }
       // C[:, block b] = acc
     }
     ```
 
-    The `max-rows x NB` block of `C` stays in L1 (half of `cache-kib`) for
-    the whole reduction and each row of `Y`'s block feeds every row of `C`
-    from L1. `NB` is the widest multiple of the vector width dividing the
-    column count that fits, with at least one block per thread (`threads`);
-    nests with no such `NB` are left to the micro-kernel. Wide blocks
-    matter: on a 2-core Zen 3, M=1 N=K=4096 (`pbtool bench
-    bench/kernels/gemm_skinny_m1.mlir --repetitions=100`, run after run)
-    took a median 5.7-5.8 ms with 8 blocks (2 KiB of each row of Y per
-    task), 4.5-5.5 ms with 4, 3.4 ms with 2.
+    Each vector of `Y` is loaded once and feeds every row of `C`; the
+    accumulators are loaded and stored once per `KU` rows of `Y` (the
+    largest count up to `k-unroll` dividing the reduction), so the block of
+    `C` only has to stay in cache (half of `cache-kib`). `NB` is the widest
+    multiple of the vector width dividing the column count that fits, with
+    at least one block per thread (`threads`); nests with no such `NB` are
+    left to the micro-kernel. Wide blocks matter: on a 2-core Zen 3, M=1
+    N=K=4096 (`pbtool bench bench/kernels/gemm_skinny_m1.mlir
+    --repetitions=100`, run after run) took a median 5.7-5.8 ms with 8
+    blocks (2 KiB of each row of Y per task), 4.5-5.5 ms with 4, 3.4 ms with
+    2, before the register blocks; with them 2.0-2.7 ms.
   }];
   let options = [
     Option<"maxRows", "max-rows", "unsigned", /*default=*/"1",
            "largest number of rows of a matmul streamed (default: 1, a "
            "matrix-vector product)">,
     Option<"cacheKiB", "cache-kib", "unsigned", /*default=*/"32",
-           "size of the level-1 data cache, in KiB (default: 32)">,
+           "size of the cache that holds the block of C, in KiB (default: "
+           "32)">,
     Option<"threads", "threads", "unsigned", /*default=*/"8",
            "threads the column blocks are shared among: the fewest blocks "
            "(default: 8)">,
     Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"256",
            "width of the target's vectors, in bits (default: 256)">,
+    Option<"kUnroll", "k-unroll", "unsigned", /*default=*/"8",
+           "rows of Y per register block, KU: the accumulators stay in "
+           "registers across them (default: 8)">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def PBRegisterTileContraction
