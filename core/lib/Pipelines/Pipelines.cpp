@@ -234,6 +234,10 @@ void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
   fpm.addPass(createPBHoistReciprocals());
   if (cpu && options.parallelize)
     fpm.addPass(createPBParallelizeOuterLoops());
+  // Row kernels (softmax, layernorm) fetch the next row while this one
+  // computes.
+  if (cpu)
+    fpm.addPass(createPBPrefetchNextRow());
   fpm.addPass(createCanonicalizerPass());
   fpm.addPass(createCSEPass());
 }
