@@ -552,9 +552,10 @@ def PBPrefetchNextRow : Pass<"pb-prefetch-next-row", "::mlir::func::FuncOp"> {
     The chunks are long enough for the compute loop to be vectorized as
     before (a prefetch inside it would keep LLVM from vectorizing it). A
     prefetch changes no value; the last row prefetches the first rather
-    than an address past the buffer. (Softmax over 4096 x 1024 f32 on a
-    2-core Zen 3: `pbtool bench bench/kernels/softmax.mlir
-    --repetitions=100`, see the commit adding this pass.)
+    than an address past the buffer. (On a 2-core Zen 3, `pbtool bench
+    bench/kernels/{softmax,layernorm}.mlir --repetitions=100` with and
+    without the pass, alternately, three times: 4096 x 1024 f32 softmax
+    1.47-1.72 ms vs 1.73-2.96 ms, layernorm 0.90-1.20 ms vs 1.12-1.32 ms.)
   }];
   let options = [
     Option<"lineBytes", "line-bytes", "unsigned", /*default=*/"64",
