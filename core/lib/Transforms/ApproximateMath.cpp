@@ -124,6 +124,78 @@ struct ExpF64Approximation : public OpRewritePattern<math::ExpOp> {
   }
 };
 
+/// exp on f32 (scalars or vectors): MLIR's approximation (the same
+/// clamping of x to [-87.8, 88.8] and of k to at most 127, two-part ln 2,
+/// polynomial and results) with two fewer operations per element, as it is
+/// the inner loop of a softmax: k = round(x log2(e)) by adding 1.5 * 2^23
+/// in a fused multiply-add (no floor and no conversion to an integer; the
+/// clamp of k on that sum), and 2^k from the bits of the sum shifted into
+/// the exponent field, (bits + 127) << 23 (its other bits fall off the
+/// top). Below -87.3, k = -127 gives 0, as before. NaN stays NaN.
+struct ExpF32Approximation : public OpRewritePattern<math::ExpOp> {
+  ExpF32Approximation(MLIRContext *context)
+      : OpRewritePattern(context, /*benefit=*/2) {}
+  LogicalResult matchAndRewrite(math::ExpOp op,
+                                PatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    if (!getElementTypeOrSelf(type).isF32())
+      return failure();
+    Location loc = op.getLoc();
+    Type intType = rewriter.getI32Type();
+    if (auto vectorType = dyn_cast<VectorType>(type))
+      intType = vectorType.clone(intType);
+    auto constant = [&](Type t, Attribute scalar) -> Value {
+      if (auto vectorType = dyn_cast<VectorType>(t))
+        return arith::ConstantOp::create(
+            rewriter, loc, vectorType,
+            DenseElementsAttr::get(vectorType, scalar));
+      return arith::ConstantOp::create(rewriter, loc, cast<TypedAttr>(scalar));
+    };
+    auto fc = [&](float v) { return constant(type, rewriter.getF32FloatAttr(v)); };
+    auto ic = [&](int32_t v) {
+      return constant(intType, rewriter.getI32IntegerAttr(v));
+    };
+    // Clamp with compare-and-select, as MLIR's approximation does: NaN
+    // passes through.
+    auto clamp = [&](Value v, float lo, float hi) {
+      Value low = fc(lo), high = fc(hi);
+      Value above = arith::CmpFOp::create(rewriter, loc,
+                                          arith::CmpFPredicate::UGE, v, low);
+      v = arith::SelectOp::create(rewriter, loc, above, v, low);
+      Value below = arith::CmpFOp::create(rewriter, loc,
+                                          arith::CmpFPredicate::ULE, v, high);
+      return arith::SelectOp::create(rewriter, loc, below, v, high);
+    };
+    Value x = clamp(op.getOperand(), -87.8f, 88.8f);
+    Value shifter = fc(12582912.0f); // 1.5 * 2^23
+    // k <= 127, as in MLIR's version: 2^128 is not a float, while
+    // exp(88.7) = 0.98 * 2^128 is.
+    Value sum = math::FmaOp::create(rewriter, loc, x, fc(1.44269502f), shifter);
+    Value belowTop = arith::CmpFOp::create(
+        rewriter, loc, arith::CmpFPredicate::ULE, sum, fc(12582912.0f + 127));
+    sum = arith::SelectOp::create(rewriter, loc, belowTop, sum,
+                                  fc(12582912.0f + 127));
+    Value k = arith::SubFOp::create(rewriter, loc, sum, shifter);
+    Value r = math::FmaOp::create(rewriter, loc, fc(-0.693359375f), k, x);
+    r = math::FmaOp::create(rewriter, loc, fc(2.12194442e-4f), k, r);
+    Value p = math::FmaOp::create(rewriter, loc, r, fc(1.98756912e-4f),
+                                  fc(1.39819994e-3f));
+    for (float c : {8.33345205e-3f, 4.16657962e-2f, 1.66666657e-1f, 0.5f})
+      p = math::FmaOp::create(rewriter, loc, p, r, fc(c));
+    Value r2 = arith::MulFOp::create(rewriter, loc, r, r);
+    Value expR = arith::AddFOp::create(
+        rewriter, loc, math::FmaOp::create(rewriter, loc, p, r2, r), fc(1.0f));
+    Value bits = arith::BitcastOp::create(rewriter, loc, intType, sum);
+    Value power = arith::BitcastOp::create(
+        rewriter, loc, type,
+        arith::ShLIOp::create(
+            rewriter, loc, arith::AddIOp::create(rewriter, loc, bits, ic(127)),
+            ic(23)));
+    rewriter.replaceOpWithNewOp<arith::MulFOp>(op, expR, power);
+    return success();
+  }
+};
+
 /// The math ops that lower to instructions on every GPU, with no library:
 /// what `complete` may leave.
 static bool hasInstructionLowering(Operation *op) {
@@ -152,6 +224,7 @@ struct ApproximateMathPass
     } else {
       populateMathPolynomialApproximationPatterns(patterns, isApproximated);
     }
+    patterns.add<ExpF32Approximation>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
     if (!complete)
