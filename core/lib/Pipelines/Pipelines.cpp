@@ -45,13 +45,14 @@ static const StageInfo kStages[] = {
      "loop nests (convolutions through affine index maps, no im2col)"},
     {Stage::S3, "s3", "optimize", "pb-s3-pipeline",
      "affine, target-aware: full unrolling of short loops, loop order for "
-     "unit-stride innermost loops, streamed matrix-vector products, packed "
+     "unit-stride innermost loops, streamed matmuls with few rows, packed "
      "and register-tiled vector micro-kernels for matmul-like nests, scalar "
      "replacement, buffer fills folded into their first reader, "
      "producer-consumer fusion with recomputation into L2-sized tiles, "
      "fusion along outer parallel loops, accumulators in registers, "
      "reciprocals of loop-invariant divisors, "
-     "parallelization of the outermost parallel loop of large nests "
+     "parallelization of the outermost parallel loop of large nests, "
+     "prefetches of the next row in multi-pass row kernels "
      "(upstream fusion and cache tiling as experimental switches); for GPUs "
      "matrix products on tensor cores (NVIDIA WMMA) or matrix cores (AMD "
      "MFMA / WMMA), then the target-neutral part: fills, fusion, "
