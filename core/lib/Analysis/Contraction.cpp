@@ -3,9 +3,11 @@
 #include "polyblocks/Analysis/Contraction.h"
 
 #include "polyblocks/Analysis/AccessPattern.h"
+#include "polyblocks/Analysis/LoopNests.h"
 
 #include "mlir/Dialect/Affine/LoopUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::affine;
@@ -13,8 +15,7 @@ using namespace mlir::affine;
 namespace polyblocks {
 
 static bool isZeroBasedUnitStep(AffineForOp loop) {
-  return loop.hasConstantLowerBound() && loop.getConstantLowerBound() == 0 &&
-         loop.hasConstantUpperBound() && loop.getStepAsInt() == 1;
+  return getZeroBasedTripCount(loop).has_value();
 }
 
 /// True if `load` reads exactly what `store` writes.
@@ -121,5 +122,32 @@ std::optional<Contraction> matchContraction(AffineForOp root) {
   return c;
 }
 
+SmallVector<Value> remapOperands(ValueRange mapOperands,
+                                 const DenseMap<Value, Value> &ivMap) {
+  SmallVector<Value> operands;
+  for (Value operand : mapOperands)
+    operands.push_back(ivMap.lookup_or(operand, operand));
+  return operands;
+}
+
+SmallVector<Value> buildRowMultiplyAdds(OpBuilder &builder, Location loc,
+                                        const Contraction &c,
+                                        DenseMap<Value, Value> &ivMap,
+                                        ArrayRef<Value> rows, Value panel,
+                                        ValueRange accs) {
+  auto vectorType = cast<VectorType>(panel.getType());
+  AffineLoadOp rowLoad = c.rowLoad;
+  Value rowIv = AffineForOp(c.iLoop).getInductionVar();
+  SmallVector<Value> results;
+  for (auto [row, acc] : llvm::zip_equal(rows, accs)) {
+    ivMap[rowIv] = row;
+    Value scalar = AffineLoadOp::create(
+        builder, loc, rowLoad.getMemRef(), rowLoad.getAffineMap(),
+        remapOperands(rowLoad.getMapOperands(), ivMap));
+    Value splat = vector::BroadcastOp::create(builder, loc, vectorType, scalar);
+    results.push_back(vector::FMAOp::create(builder, loc, splat, panel, acc));
+  }
+  return results;
+}
 
 } // namespace polyblocks

@@ -30,6 +30,20 @@ bool containsLoop(Block *block) {
       .wasInterrupted();
 }
 
+std::optional<int64_t> getZeroBasedTripCount(AffineForOp loop) {
+  if (!loop.hasConstantBounds() || loop.getConstantLowerBound() != 0 ||
+      loop.getStepAsInt() != 1)
+    return std::nullopt;
+  return loop.getConstantUpperBound();
+}
+
+int64_t getLargestDivisorAtMost(int64_t n, int64_t limit) {
+  int64_t divisor = std::max<int64_t>(1, std::min(limit, n));
+  while (n % divisor != 0)
+    --divisor;
+  return divisor;
+}
+
 bool isParallelLoop(AffineForOp loop) {
   if (loop.getNumIterOperands() != 0)
     return false;

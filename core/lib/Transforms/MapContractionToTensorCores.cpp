@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "polyblocks/Analysis/LoopNests.h"
 #include "polyblocks/Target/GPUTarget.h"
 #include "polyblocks/Transforms/Passes.h"
 
@@ -28,6 +29,10 @@ namespace {
 
 /// The edge of the warp-level matrix tiles (m16n16k16 on every unit).
 constexpr int64_t kTile = 16;
+
+static Value indexConstant(OpBuilder &builder, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(builder, loc, value);
+}
 
 /// The matrix instructions of a chip.
 enum class MatrixUnit {
@@ -67,11 +72,8 @@ struct TensorCoreProduct {
 /// A zero-based unit-step loop with a constant trip count that is a
 /// multiple of the tile.
 static std::optional<int64_t> getTiledTripCount(AffineForOp loop) {
-  if (!loop.hasConstantBounds() || loop.getConstantLowerBound() != 0 ||
-      loop.getStepAsInt() != 1)
-    return std::nullopt;
-  int64_t trips = loop.getConstantUpperBound();
-  if (trips <= 0 || trips % kTile != 0)
+  std::optional<int64_t> trips = polyblocks::getZeroBasedTripCount(loop);
+  if (!trips || *trips <= 0 || *trips % kTile != 0)
     return std::nullopt;
   return trips;
 }
@@ -188,16 +190,14 @@ struct MapContractionToTensorCoresPass
   void rewrite(MatrixUnit unit, TensorCoreProduct &p) {
     OpBuilder builder(p.iLoop);
     Location loc = p.iLoop.getLoc();
-    auto constant = [&](int64_t v) -> Value {
-      return arith::ConstantIndexOp::create(builder, loc, v);
-    };
-    Value one = constant(1);
-    auto launch = gpu::LaunchOp::create(builder, loc, constant(p.n / kTile),
-                                        constant(p.m / kTile), one,
-                                        constant(polyblocks::getWavefrontSize(chip)),
-                                        one, one);
+    Value one = indexConstant(builder, loc, 1);
+    auto launch = gpu::LaunchOp::create(
+        builder, loc, indexConstant(builder, loc, p.n / kTile),
+        indexConstant(builder, loc, p.m / kTile), one,
+        indexConstant(builder, loc, polyblocks::getWavefrontSize(chip)), one,
+        one);
     builder.setInsertionPointToStart(&launch.getBody().front());
-    Value tile = constant(kTile);
+    Value tile = indexConstant(builder, loc, kTile);
     Value row = arith::MulIOp::create(builder, loc, launch.getBlockIds().y, tile);
     Value col = arith::MulIOp::create(builder, loc, launch.getBlockIds().x, tile);
     if (unit == MatrixUnit::NVIDIAWMMA)
@@ -212,9 +212,6 @@ struct MapContractionToTensorCoresPass
   static void buildSubgroupMMATile(OpBuilder &builder, Location loc,
                                    TensorCoreProduct &p, Value row, Value col) {
     MLIRContext *ctx = builder.getContext();
-    auto constant = [&](int64_t v) -> Value {
-      return arith::ConstantIndexOp::create(builder, loc, v);
-    };
     Type f16 = builder.getF16Type(), f32 = builder.getF32Type();
     auto aType = gpu::MMAMatrixType::get({kTile, kTile}, f16, "AOp");
     auto bType = gpu::MMAMatrixType::get({kTile, kTile}, f16, "BOp");
@@ -224,8 +221,10 @@ struct MapContractionToTensorCoresPass
     Value acc = gpu::SubgroupMmaLoadMatrixOp::create(
         builder, loc, cType, p.c, ValueRange{row, col}, lead(p.n),
         /*transpose=*/UnitAttr());
-    auto kLoop = scf::ForOp::create(builder, loc, constant(0), constant(p.k),
-                                    constant(kTile), ValueRange{acc});
+    auto kLoop =
+        scf::ForOp::create(builder, loc, indexConstant(builder, loc, 0),
+                           indexConstant(builder, loc, p.k),
+                           indexConstant(builder, loc, kTile), ValueRange{acc});
     {
       OpBuilder::InsertionGuard guard(builder);
       builder.setInsertionPointToStart(kLoop.getBody());
@@ -256,23 +255,28 @@ struct MapContractionToTensorCoresPass
   static void buildAMDTile(OpBuilder &builder, Location loc, MatrixUnit unit,
                            TensorCoreProduct &p, Value lane, Value row,
                            Value col) {
-    auto constant = [&](int64_t v) -> Value {
-      return arith::ConstantIndexOp::create(builder, loc, v);
-    };
     bool mfma = unit == MatrixUnit::AMDMFMA;
     int64_t kPerLane = mfma ? 4 : 16;
     int64_t cPerLane = mfma ? 4 : 8;
-    Value r = arith::RemUIOp::create(builder, loc, lane, constant(16));
-    Value g = arith::DivUIOp::create(builder, loc, lane, constant(16));
+    Value r = arith::RemUIOp::create(builder, loc, lane,
+                                     indexConstant(builder, loc, 16));
+    Value g = arith::DivUIOp::create(builder, loc, lane,
+                                     indexConstant(builder, loc, 16));
     Value myRow = arith::AddIOp::create(builder, loc, row, r);
     Value myCol = arith::AddIOp::create(builder, loc, col, r);
     // The first k of this lane within a K step, and C's row of element e.
-    Value kBase = mfma ? arith::MulIOp::create(builder, loc, g, constant(4)).getResult()
-                       : constant(0);
+    Value kBase = mfma ? arith::MulIOp::create(builder, loc, g,
+                                               indexConstant(builder, loc, 4))
+                             .getResult()
+                       : indexConstant(builder, loc, 0);
     auto cRow = [&](int64_t e) -> Value {
       Value offset =
-          mfma ? arith::AddIOp::create(builder, loc, kBase, constant(e)).getResult()
-               : arith::AddIOp::create(builder, loc, g, constant(2 * e)).getResult();
+          mfma ? arith::AddIOp::create(builder, loc, kBase,
+                                       indexConstant(builder, loc, e))
+                     .getResult()
+               : arith::AddIOp::create(builder, loc, g,
+                                       indexConstant(builder, loc, 2 * e))
+                     .getResult();
       return arith::AddIOp::create(builder, loc, row, offset);
     };
 
@@ -284,8 +288,10 @@ struct MapContractionToTensorCoresPass
       cElements.push_back(
           memref::LoadOp::create(builder, loc, p.c, ValueRange{cRow(e), myCol}));
     Value acc = vector::FromElementsOp::create(builder, loc, accType, cElements);
-    auto kLoop = scf::ForOp::create(builder, loc, constant(0), constant(p.k),
-                                    constant(kTile), ValueRange{acc});
+    auto kLoop =
+        scf::ForOp::create(builder, loc, indexConstant(builder, loc, 0),
+                           indexConstant(builder, loc, p.k),
+                           indexConstant(builder, loc, kTile), ValueRange{acc});
     {
       OpBuilder::InsertionGuard guard(builder);
       builder.setInsertionPointToStart(kLoop.getBody());
@@ -294,7 +300,8 @@ struct MapContractionToTensorCoresPass
                                        ValueRange{myRow, k});
       SmallVector<Value> bElements;
       for (int64_t e = 0; e < kPerLane; ++e) {
-        Value ke = arith::AddIOp::create(builder, loc, k, constant(e));
+        Value ke = arith::AddIOp::create(builder, loc, k,
+                                         indexConstant(builder, loc, e));
         bElements.push_back(
             memref::LoadOp::create(builder, loc, p.b, ValueRange{ke, myCol}));
       }

@@ -11,6 +11,8 @@
 
 #include "polyblocks/Transforms/Passes.h"
 
+#include "polyblocks/Analysis/LoopNests.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
@@ -27,14 +29,6 @@ using namespace mlir;
 using namespace mlir::affine;
 
 namespace {
-
-/// A loop `for %j = 0 to C` (constant C, unit step): its trip count, or 0.
-static int64_t getZeroBasedTripCount(AffineForOp loop) {
-  if (!loop.hasConstantBounds() || loop.getConstantLowerBound() != 0 ||
-      loop.getStepAsInt() != 1)
-    return 0;
-  return loop.getConstantUpperBound();
-}
 
 /// Operations in the body of `loop`, nested ones included.
 static int64_t countOps(AffineForOp loop) {
@@ -93,8 +87,7 @@ struct PrefetchNextRowPass
   /// 0 .. R with a unit step.
   static std::optional<int64_t> getRowCount(Operation *op) {
     if (auto loop = dyn_cast<AffineForOp>(op))
-      if (int64_t trips = getZeroBasedTripCount(loop))
-        return trips;
+      return polyblocks::getZeroBasedTripCount(loop);
     if (auto parallel = dyn_cast<AffineParallelOp>(op)) {
       std::optional<SmallVector<int64_t>> trips =
           parallel.getConstantRanges();
@@ -118,38 +111,43 @@ struct PrefetchNextRowPass
     // The first pass streams the rows from memory: its loads of whole rows
     // of buffers the nest does not write.
     AffineForOp first = passes.front();
-    int64_t length = getZeroBasedTripCount(first);
-    if (length == 0)
+    std::optional<int64_t> length = polyblocks::getZeroBasedTripCount(first);
+    if (!length || *length == 0)
       return;
+    DenseSet<Value> written;
+    op->walk([&](MemoryEffectOpInterface effects) {
+      SmallVector<MemoryEffects::EffectInstance> instances;
+      effects.getEffects<MemoryEffects::Write>(instances);
+      for (const MemoryEffects::EffectInstance &instance : instances)
+        written.insert(instance.getValue());
+    });
     SmallVector<AffineLoadOp> streamed;
+    DenseSet<Value> seen;
     for (auto load : first.getBody()->getOps<AffineLoadOp>()) {
       Value memref = load.getMemRef();
-      if (!isRowAccess(load.getAffineMap(), load.getMapOperands(), row,
-                       first.getInductionVar()) ||
-          !hasContiguousRows(load.getMemRefType()) ||
-          load.getMemRefType().getDimSize(
-              load.getMemRefType().getRank() - 1) != length)
-        continue;
-      bool written = false;
-      op->walk([&](Operation *user) {
-        if (auto effects = dyn_cast<MemoryEffectOpInterface>(user))
-          written |= effects.getEffectOnValue<MemoryEffects::Write>(memref)
-                         .has_value();
-      });
-      if (!written && llvm::none_of(streamed, [&](AffineLoadOp other) {
-            return other.getMemRef() == memref;
-          }))
+      MemRefType type = load.getMemRefType();
+      if (isRowAccess(load.getAffineMap(), load.getMapOperands(), row,
+                      first.getInductionVar()) &&
+          hasContiguousRows(type) &&
+          type.getDimSize(type.getRank() - 1) == *length &&
+          !written.contains(memref) && seen.insert(memref).second)
         streamed.push_back(load);
     }
     if (streamed.empty())
       return;
     // The heaviest later pass over the same columns, where memory is idle.
     AffineForOp target;
-    for (AffineForOp pass : ArrayRef(passes).drop_front())
-      if (getZeroBasedTripCount(pass) == length &&
-          !isa<AffineForOp>(pass.getBody()->front()) &&
-          (!target || countOps(pass) >= countOps(target)))
+    int64_t targetOps = 0;
+    for (AffineForOp pass : ArrayRef(passes).drop_front()) {
+      if (polyblocks::getZeroBasedTripCount(pass) != length ||
+          isa<AffineForOp>(pass.getBody()->front()))
+        continue;
+      int64_t ops = countOps(pass);
+      if (!target || ops >= targetOps) {
         target = pass;
+        targetOps = ops;
+      }
+    }
     if (!target)
       return;
     int64_t elementBytes = streamed.front()
@@ -159,15 +157,15 @@ struct PrefetchNextRowPass
                            8;
     int64_t perLine = std::max<int64_t>(1, lineBytes / std::max<int64_t>(
                                                            1, elementBytes));
-    // Chunks of up to `linesPerChunk` lines that divide the row, at least
-    // two of them.
-    int64_t chunkLines = std::max<int64_t>(1, linesPerChunk);
-    while (chunkLines > 1 && length % (chunkLines * perLine) != 0)
-      --chunkLines;
-    int64_t chunk = chunkLines * perLine;
-    if (length % chunk != 0 || length == chunk)
+    // Chunks of up to `linesPerChunk` whole lines that divide the row, at
+    // least two of them.
+    if (*length % perLine != 0)
       return;
-    stripMineAndPrefetch(target, row, *rows, chunk, perLine, streamed);
+    int64_t chunk = perLine * polyblocks::getLargestDivisorAtMost(
+                                  *length / perLine, linesPerChunk);
+    if (*length == chunk)
+      return;
+    stripMineAndPrefetch(target, first, row, *rows, chunk, perLine, streamed);
   }
 
   /// for %j = 0 to C { body }  ->
@@ -176,8 +174,8 @@ struct PrefetchNextRowPass
   ///                            for %j = %jj to %jj + CH { body } }
   /// The compute loop keeps enough iterations to be vectorized as before;
   /// the prefetches go out a chunk at a time, ahead of the next row.
-  void stripMineAndPrefetch(AffineForOp target, Value row, int64_t rows,
-                            int64_t chunk, int64_t perLine,
+  void stripMineAndPrefetch(AffineForOp target, AffineForOp first, Value row,
+                            int64_t rows, int64_t chunk, int64_t perLine,
                             ArrayRef<AffineLoadOp> streamed) {
     OpBuilder b(target);
     Location loc = target.getLoc();
@@ -202,8 +200,7 @@ struct PrefetchNextRowPass
         if (operands[d] == row)
           map = map.replace(dim, (dim + 1) % rows, map.getNumDims(),
                             map.getNumSymbols());
-        else if (operands[d] == load->getParentOfType<AffineForOp>()
-                                    .getInductionVar())
+        else if (operands[d] == first.getInductionVar())
           operands[d] = line;
       }
       AffinePrefetchOp::create(b, loc, load.getMemRef(), map, operands,

@@ -79,18 +79,13 @@ struct RegisterTileContractionPass
     int64_t kc = kTotal;
     if (blocked) {
       // The largest k block up to `kBlock` that divides the trip count.
-      kc = std::max<int64_t>(1, std::min<int64_t>(kBlock, kTotal));
-      while (kTotal % kc != 0)
-        --kc;
+      kc = polyblocks::getLargestDivisorAtMost(kTotal, kBlock);
     }
 
     // Old induction variables -> the values standing for them now.
     DenseMap<Value, Value> ivMap;
     auto remap = [&](auto access) {
-      SmallVector<Value> operands;
-      for (Value operand : access.getMapOperands())
-        operands.push_back(ivMap.lookup_or(operand, operand));
-      return operands;
+      return polyblocks::remapOperands(access.getMapOperands(), ivMap);
     };
 
     AffineForOp root = c.outerLoops.empty() ? c.iLoop : c.outerLoops.front();
@@ -229,18 +224,8 @@ struct RegisterTileContractionPass
             Value panel = AffineVectorLoadOp::create(
                 inner, innerLoc, vectorType, pack, packMap,
                 packOperands(jt, ks));
-            SmallVector<Value> next;
-            for (int64_t r = 0; r < tileRows; ++r) {
-              ivMap[oldI] = rowIvs[r];
-              Value scalar = AffineLoadOp::create(
-                  inner, innerLoc, c.rowLoad.getMemRef(),
-                  c.rowLoad.getAffineMap(), remap(c.rowLoad));
-              Value splat = vector::BroadcastOp::create(inner, innerLoc,
-                                                        vectorType, scalar);
-              next.push_back(vector::FMAOp::create(inner, innerLoc, splat,
-                                                   panel, accs[r]));
-            }
-            return next;
+            return polyblocks::buildRowMultiplyAdds(inner, innerLoc, c, ivMap,
+                                                    rowIvs, panel, accs);
           });
       for (int64_t r = 0; r < tileRows; ++r) {
         ivMap[oldI] = rowIvs[r];

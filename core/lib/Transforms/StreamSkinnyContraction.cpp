@@ -20,7 +20,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/IRMapping.h"
 #include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "pb-stream-skinny-contraction"
@@ -123,9 +122,7 @@ struct StreamSkinnyContractionPass
     // the M accumulators of one vector of columns stay in registers across
     // the KU rows, each row's vector of Y feeds the M rows.
     int64_t kTrips = kLoop.getConstantUpperBound();
-    int64_t ku = std::max<int64_t>(1, std::min<int64_t>(kUnroll, kTrips));
-    while (kTrips % ku != 0)
-      --ku;
+    int64_t ku = polyblocks::getLargestDivisorAtMost(kTrips, kUnroll);
     auto kt = AffineForOp::create(b, loc, 0, kTrips, ku);
     {
       OpBuilder::InsertionGuard guard(b);
@@ -137,14 +134,8 @@ struct StreamSkinnyContractionPass
       b.setInsertionPointToStart(jt.getBody());
       auto vectorType = VectorType::get({lanes}, c.elementType);
       // Old induction variables -> the values standing for them now.
-      DenseMap<Value, Value> ivMap{{jLoop.getInductionVar(),
-                                    jt.getInductionVar()}};
-      auto remap = [&](auto access) {
-        SmallVector<Value> operands;
-        for (Value operand : access.getMapOperands())
-          operands.push_back(ivMap.lookup_or(operand, operand));
-        return operands;
-      };
+      DenseMap<Value, Value> ivMap{
+          {jLoop.getInductionVar(), jt.getInductionVar()}};
       // The accumulator lives in acc[i, j - b * nb].
       AffineMap accMap = AffineMap::get(3, 0, {d0, d1 - d2 * nb}, ctx);
       SmallVector<Value> rows, initial;
@@ -163,19 +154,11 @@ struct StreamSkinnyContractionPass
             ivMap[kLoop.getInductionVar()] = kIv;
             Value y = AffineVectorLoadOp::create(
                 kb, kl, vectorType, c.panelLoad.getMemRef(),
-                c.panelLoad.getAffineMap(), remap(c.panelLoad));
-            SmallVector<Value> next;
-            for (int64_t r = 0; r < m; ++r) {
-              ivMap[iLoop.getInductionVar()] = rows[r];
-              Value x = AffineLoadOp::create(kb, kl, c.rowLoad.getMemRef(),
-                                             c.rowLoad.getAffineMap(),
-                                             remap(c.rowLoad));
-              Value splat =
-                  vector::BroadcastOp::create(kb, kl, vectorType, x);
-              next.push_back(
-                  vector::FMAOp::create(kb, kl, splat, y, accs[r]));
-            }
-            AffineYieldOp::create(kb, kl, next);
+                c.panelLoad.getAffineMap(),
+                polyblocks::remapOperands(c.panelLoad.getMapOperands(), ivMap));
+            AffineYieldOp::create(kb, kl,
+                                  polyblocks::buildRowMultiplyAdds(
+                                      kb, kl, c, ivMap, rows, y, accs));
           });
       for (int64_t r = 0; r < m; ++r)
         AffineVectorStoreOp::create(

@@ -10,6 +10,7 @@
 #define POLYBLOCKS_ANALYSIS_CONTRACTION_H
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <optional>
 
@@ -38,6 +39,22 @@ struct Contraction {
 /// the reduction loops, X is a scalar per row (moves with i, not j) and Y
 /// a panel (moves with j at unit stride, with none of the parallel loops).
 std::optional<Contraction> matchContraction(mlir::affine::AffineForOp root);
+
+/// The map operands of an affine load or store of the matched nest with
+/// its induction variables replaced through `ivMap` (old loop -> the value
+/// standing for it in the rewritten nest).
+llvm::SmallVector<mlir::Value>
+remapOperands(mlir::ValueRange mapOperands,
+              const llvm::DenseMap<mlir::Value, mlir::Value> &ivMap);
+
+/// The vector multiply-adds of the rewritten nests' innermost step: for each
+/// row value `rows[r]` (standing for the row loop), `accs[r]` +
+/// broadcast(X[row r, ...]) * `panel`, as one vector.fma; X's other
+/// induction variables come from `ivMap`, whose row entry this sets.
+llvm::SmallVector<mlir::Value> buildRowMultiplyAdds(
+    mlir::OpBuilder &builder, mlir::Location loc, const Contraction &c,
+    llvm::DenseMap<mlir::Value, mlir::Value> &ivMap,
+    llvm::ArrayRef<mlir::Value> rows, mlir::Value panel, mlir::ValueRange accs);
 
 } // namespace polyblocks
 

@@ -20,6 +20,14 @@ getTopLevelLoops(mlir::func::FuncOp func);
 /// True if `block` contains an affine.for at any depth.
 bool containsLoop(mlir::Block *block);
 
+/// The trip count of `for %i = 0 to C` (constant C, unit step); none for
+/// other bounds or steps.
+std::optional<int64_t> getZeroBasedTripCount(mlir::affine::AffineForOp loop);
+
+/// The largest divisor of `n` that is at most `limit` (at least 1): the
+/// block of a loop of `n` iterations that cuts it into whole blocks.
+int64_t getLargestDivisorAtMost(int64_t n, int64_t limit);
+
 /// A parallel loop with fewer iterations than this leaves threads idle (3
 /// channels on 2 threads: one thread does two): the parallelizer takes its
 /// parallel child instead, and fusion only fuses it together with its
