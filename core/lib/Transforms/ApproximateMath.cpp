@@ -9,6 +9,7 @@
 #include "polyblocks/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -144,37 +145,27 @@ struct ExpF32Approximation : public OpRewritePattern<math::ExpOp> {
     Type intType = rewriter.getI32Type();
     if (auto vectorType = dyn_cast<VectorType>(type))
       intType = vectorType.clone(intType);
-    auto constant = [&](Type t, Attribute scalar) -> Value {
-      if (auto vectorType = dyn_cast<VectorType>(t))
-        return arith::ConstantOp::create(
-            rewriter, loc, vectorType,
-            DenseElementsAttr::get(vectorType, scalar));
-      return arith::ConstantOp::create(rewriter, loc, cast<TypedAttr>(scalar));
+    auto fc = [&](float v) {
+      return createScalarOrSplatConstant(rewriter, loc, type, APFloat(v));
     };
-    auto fc = [&](float v) { return constant(type, rewriter.getF32FloatAttr(v)); };
-    auto ic = [&](int32_t v) {
-      return constant(intType, rewriter.getI32IntegerAttr(v));
+    auto ic = [&](int64_t v) {
+      return createScalarOrSplatConstant(rewriter, loc, intType, v);
     };
-    // Clamp with compare-and-select, as MLIR's approximation does: NaN
+    // Bounds as compare-and-select, as MLIR's approximation does: NaN
     // passes through.
-    auto clamp = [&](Value v, float lo, float hi) {
-      Value low = fc(lo), high = fc(hi);
-      Value above = arith::CmpFOp::create(rewriter, loc,
-                                          arith::CmpFPredicate::UGE, v, low);
-      v = arith::SelectOp::create(rewriter, loc, above, v, low);
-      Value below = arith::CmpFOp::create(rewriter, loc,
-                                          arith::CmpFPredicate::ULE, v, high);
-      return arith::SelectOp::create(rewriter, loc, below, v, high);
+    auto bound = [&](Value v, arith::CmpFPredicate keep, float limit) {
+      Value l = fc(limit);
+      Value kept = arith::CmpFOp::create(rewriter, loc, keep, v, l);
+      return arith::SelectOp::create(rewriter, loc, kept, v, l);
     };
-    Value x = clamp(op.getOperand(), -87.8f, 88.8f);
+    Value x = bound(bound(op.getOperand(), arith::CmpFPredicate::UGE, -87.8f),
+                    arith::CmpFPredicate::ULE, 88.8f);
     Value shifter = fc(12582912.0f); // 1.5 * 2^23
     // k <= 127, as in MLIR's version: 2^128 is not a float, while
     // exp(88.7) = 0.98 * 2^128 is.
-    Value sum = math::FmaOp::create(rewriter, loc, x, fc(1.44269502f), shifter);
-    Value belowTop = arith::CmpFOp::create(
-        rewriter, loc, arith::CmpFPredicate::ULE, sum, fc(12582912.0f + 127));
-    sum = arith::SelectOp::create(rewriter, loc, belowTop, sum,
-                                  fc(12582912.0f + 127));
+    Value sum =
+        bound(math::FmaOp::create(rewriter, loc, x, fc(1.44269502f), shifter),
+              arith::CmpFPredicate::ULE, 12582912.0f + 127);
     Value k = arith::SubFOp::create(rewriter, loc, sum, shifter);
     Value r = math::FmaOp::create(rewriter, loc, fc(-0.693359375f), k, x);
     r = math::FmaOp::create(rewriter, loc, fc(2.12194442e-4f), k, r);
