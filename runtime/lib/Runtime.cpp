@@ -18,7 +18,6 @@
 #include <cstring>
 #include <mutex>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 namespace {
@@ -398,15 +397,13 @@ void pbrtFree(int32_t platform, void *ptr, void *stream) {
 
 int32_t pbrtDeviceAlloc(int32_t platform, void **ptr, uint64_t bytes) {
   *ptr = nullptr;
-  Driver *driver;
-  if (int32_t rc = getDriver(platform, driver))
-    return rc;
   void *p = nullptr;
-  if (int32_t rc = check(*driver, driver->memAlloc(&p, bytes ? bytes : 1),
-                         PB_STATUS_DRIVER_ERROR, "cannot allocate device memory"))
-    return rc;
-  *ptr = p;
-  return PB_STATUS_SUCCESS;
+  int32_t status = callDriver(
+      platform, PB_STATUS_DRIVER_ERROR, "cannot allocate device memory",
+      [&](const Driver &d) { return d.memAlloc(&p, bytes ? bytes : 1); });
+  if (status == PB_STATUS_SUCCESS)
+    *ptr = p;
+  return status;
 }
 
 int32_t pbrtDeviceFree(int32_t platform, void *ptr) {
