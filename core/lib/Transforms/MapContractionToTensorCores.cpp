@@ -165,6 +165,15 @@ static std::optional<TensorCoreProduct> matchProduct(MatrixUnit unit,
                            *k,              aLoad.getType()};
 }
 
+/// The loop over k in steps of one tile, carrying the accumulator `acc`.
+static scf::ForOp createKStepLoop(OpBuilder &builder, Location loc,
+                                  const TensorCoreProduct &p, Value acc) {
+  return scf::ForOp::create(builder, loc, indexConstant(builder, loc, 0),
+                            indexConstant(builder, loc, p.k),
+                            indexConstant(builder, loc, kTile),
+                            ValueRange{acc});
+}
+
 struct MapContractionToTensorCoresPass
     : public polyblocks::impl::PBMapContractionToTensorCoresBase<
           MapContractionToTensorCoresPass> {
@@ -221,10 +230,7 @@ struct MapContractionToTensorCoresPass
     Value acc = gpu::SubgroupMmaLoadMatrixOp::create(
         builder, loc, cType, p.c, ValueRange{row, col}, lead(p.n),
         /*transpose=*/UnitAttr());
-    auto kLoop =
-        scf::ForOp::create(builder, loc, indexConstant(builder, loc, 0),
-                           indexConstant(builder, loc, p.k),
-                           indexConstant(builder, loc, kTile), ValueRange{acc});
+    scf::ForOp kLoop = createKStepLoop(builder, loc, p, acc);
     {
       OpBuilder::InsertionGuard guard(builder);
       builder.setInsertionPointToStart(kLoop.getBody());
@@ -288,10 +294,7 @@ struct MapContractionToTensorCoresPass
       cElements.push_back(
           memref::LoadOp::create(builder, loc, p.c, ValueRange{cRow(e), myCol}));
     Value acc = vector::FromElementsOp::create(builder, loc, accType, cElements);
-    auto kLoop =
-        scf::ForOp::create(builder, loc, indexConstant(builder, loc, 0),
-                           indexConstant(builder, loc, p.k),
-                           indexConstant(builder, loc, kTile), ValueRange{acc});
+    scf::ForOp kLoop = createKStepLoop(builder, loc, p, acc);
     {
       OpBuilder::InsertionGuard guard(builder);
       builder.setInsertionPointToStart(kLoop.getBody());
