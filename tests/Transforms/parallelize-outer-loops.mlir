@@ -156,3 +156,56 @@ func.func @clipped_tiles_count_as_full_tiles(%a: memref<280x64xf32>, %o: memref<
   }
   return
 }
+
+// -----
+
+// A sequential loop with two nests inside (a k block that packs an operand,
+// then computes with it): each nest gets its own parallel loop. The loop
+// around them runs once, so each needs only `min-iterations` of work (4096
+// here), not `min-iterations-nested`.
+// CHECK-LABEL: func @sibling_nests_each_parallel
+// CHECK:         affine.for %{{.*}} = 0 to 1 {
+// CHECK-NEXT:      affine.parallel (%{{.*}}) = (0) to (64) {
+// CHECK:           affine.parallel (%{{.*}}) = (0) to (64) {
+// CHECK-LABEL: func @sibling_nests_in_repeated_loop
+// CHECK:         affine.for %{{.*}} = 1 to 4 {
+// CHECK-NOT:       affine.parallel
+// SMALL-LABEL: func @sibling_nests_in_repeated_loop
+// SMALL:         affine.for %{{.*}} = 1 to 4 {
+// SMALL-NOT:       affine.parallel
+func.func @sibling_nests_each_parallel(%a: memref<64x64xf32>, %p: memref<64x64xf32>, %c: memref<1x64x64xf32>) {
+  affine.for %t = 0 to 1 {
+    affine.for %i = 0 to 64 {
+      affine.for %k = 0 to 64 {
+        %v = affine.load %a[%i, %k] : memref<64x64xf32>
+        affine.store %v, %p[%k, %i] : memref<64x64xf32>
+      }
+    }
+    affine.for %i = 0 to 64 {
+      affine.for %j = 0 to 64 {
+        %v = affine.load %p[%i, %j] : memref<64x64xf32>
+        affine.store %v, %c[%t, %i, %j] : memref<1x64x64xf32>
+      }
+    }
+  }
+  return
+}
+// The same nests inside a loop of 3 iterations would wake the threads 6
+// times for 4096 iterations each: below `min-iterations-nested`.
+func.func @sibling_nests_in_repeated_loop(%a: memref<64x64xf32>, %p: memref<64x64xf32>, %c: memref<4x64x64xf32>) {
+  affine.for %t = 1 to 4 {
+    affine.for %i = 0 to 64 {
+      affine.for %k = 0 to 64 {
+        %v = affine.load %c[%t - 1, %i, %k] : memref<4x64x64xf32>
+        affine.store %v, %p[%k, %i] : memref<64x64xf32>
+      }
+    }
+    affine.for %i = 0 to 64 {
+      affine.for %j = 0 to 64 {
+        %v = affine.load %p[%i, %j] : memref<64x64xf32>
+        affine.store %v, %c[%t, %i, %j] : memref<4x64x64xf32>
+      }
+    }
+  }
+  return
+}

@@ -77,23 +77,45 @@ static AffineForOp getOnlyChildLoop(AffineForOp loop) {
   return child;
 }
 
-/// The outermost loop of the nest at `root` that can run in parallel and has
-/// at least two iterations, descending through single-child loops.
-static AffineForOp findParallelLoop(AffineForOp root) {
+/// The loops to run in parallel in the nest at `root`: the outermost loop
+/// that can run in parallel and has at least two iterations, descending
+/// through single-child loops; a sequential loop with several child nests
+/// (a k block that packs an operand, then computes with it) contributes one
+/// such loop from each of them.
+static void findParallelLoops(AffineForOp root,
+                              SmallVectorImpl<AffineForOp> &found) {
   for (AffineForOp loop = root; loop; loop = getOnlyChildLoop(loop)) {
     std::optional<uint64_t> trips = getConstantTripCount(loop);
-    if ((trips && *trips < 2) || !polyblocks::isParallelLoop(loop))
-      continue;
+    if ((trips && *trips < 2) || !polyblocks::isParallelLoop(loop)) {
+      if (getOnlyChildLoop(loop))
+        continue;
+      for (auto child : loop.getBody()->getOps<AffineForOp>())
+        findParallelLoops(child, found);
+      return;
+    }
     if (trips && *trips < polyblocks::kFewParallelIterations)
       if (AffineForOp child = getOnlyChildLoop(loop)) {
         std::optional<uint64_t> childTrips = getConstantTripCount(child);
         if (childTrips && *childTrips >= polyblocks::kFewParallelIterations &&
-            polyblocks::isParallelLoop(child))
-          return child;
+            polyblocks::isParallelLoop(child)) {
+          found.push_back(child);
+          return;
+        }
       }
-    return loop;
+    found.push_back(loop);
+    return;
   }
-  return {};
+}
+
+/// True if every loop around `loop`, up to `root`, has a single iteration.
+static bool isEnteredOnce(AffineForOp loop, AffineForOp root) {
+  for (AffineForOp outer = loop; outer != root;) {
+    outer = outer->getParentOfType<AffineForOp>();
+    std::optional<uint64_t> trips = getConstantTripCount(outer);
+    if (!trips || *trips != 1)
+      return false;
+  }
+  return true;
 }
 
 struct ParallelizeOuterLoopsPass
@@ -103,19 +125,21 @@ struct ParallelizeOuterLoopsPass
 
   void runOnOperation() override {
     for (AffineForOp root : polyblocks::getTopLevelLoops(getOperation())) {
-      AffineForOp loop = findParallelLoop(root);
-      if (!loop)
-        continue;
-      // Each entry into the parallel loop wakes the threads: it must do
-      // enough work on its own.
-      uint64_t work = countInnermostIterations(loop);
-      if (work < (loop == root ? minIterations : minIterationsNested)) {
-        LLVM_DEBUG(llvm::dbgs() << "not parallelizing: " << work
-                                << " iterations are too few\n");
-        continue;
+      SmallVector<AffineForOp> loops;
+      findParallelLoops(root, loops);
+      for (AffineForOp loop : loops) {
+        // Each entry into a parallel loop wakes the threads: it must do
+        // enough work on its own.
+        uint64_t work = countInnermostIterations(loop);
+        if (work <
+            (isEnteredOnce(loop, root) ? minIterations : minIterationsNested)) {
+          LLVM_DEBUG(llvm::dbgs() << "not parallelizing: " << work
+                                  << " iterations are too few\n");
+          continue;
+        }
+        if (failed(affineParallelize(loop)))
+          LLVM_DEBUG(llvm::dbgs() << "affineParallelize failed\n");
       }
-      if (failed(affineParallelize(loop)))
-        LLVM_DEBUG(llvm::dbgs() << "affineParallelize failed\n");
     }
   }
 };

@@ -579,8 +579,10 @@ def PBParallelizeOuterLoops
     `affine.parallel` (which S4 maps to OpenMP), provided that loop does
     enough work each time it is entered to pay for waking the threads: at
     least `min-iterations` iterations of the innermost loops inside it, or
-    `min-iterations-nested` when it sits inside a sequential loop and is
-    entered again on every iteration of that loop.
+    `min-iterations-nested` when it sits inside a sequential loop of more
+    than one iteration and is entered again on every iteration of that loop.
+    A sequential loop with several nests inside (a k block that first packs
+    an operand, then computes with it) gets one parallel loop in each.
     Loops below that (a short parallel loop inside a sequential one, a
     small nest), and loops with a single iteration, stay sequential. Only
     one level is parallelized, so threads are never nested.
