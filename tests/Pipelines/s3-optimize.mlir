@@ -75,28 +75,37 @@ func.func @loop_carried_dependence_keeps_loop_sequential(%a: memref<64x32xf32>) 
 // A 1024x1024x1024 matmul becomes the register-tiled micro-kernel of
 // pb-register-tile-contraction (k blocks of 512 for the default 32 KiB L1,
 // 6x16 tiles for 16 registers of 256 bits: 170 of them, then one tile of the
-// 4 rows left), its column-tile loop parallel.
+// 4 rows left). A's k block (2 MiB) outgrows the 512 KiB L2: it is packed
+// into 6-row slivers per k block, in parallel, then the column tiles run in
+// parallel, each packing its panel of B on its stack.
 
 // CHECK-LABEL: func.func @large_matmul_is_register_tiled
-// CHECK-SAME:    (%{{.*}}: memref<1024x1024xf32>, %{{.*}}: memref<1024x1024xf32>, %[[C:.*]]: memref<1024x1024xf32>) -> i32
-// CHECK:         %[[PACK:.*]] = memref.alloc() {alignment = 64 : i64} : memref<64x512x16xf32>
+// CHECK-SAME:    (%[[A:.*]]: memref<1024x1024xf32>, %{{.*}}: memref<1024x1024xf32>, %[[C:.*]]: memref<1024x1024xf32>) -> i32
+// CHECK:         %[[XP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<170x512x6xf32>
 // CHECK:         affine.for %{{.*}} = 0 to 1024 step 512 {
+// PAR:             affine.parallel (%{{.*}}) = (0) to (1020) step (6) {
+// SEQ:             affine.for %{{.*}} = 0 to 1020 step 6 {
+// CHECK-COUNT-6:       affine.store %{{.*}}, %[[XP]]
 // PAR:             affine.parallel (%{{.*}}) = (0) to (1024) step (16) {
 // SEQ:             affine.for %{{.*}} = 0 to 1024 step 16 {
+// CHECK:               %[[PACK:.*]] = memref.alloca() {alignment = 64 : i64} : memref<512x16xf32>
 // CHECK:               affine.vector_store %{{.*}}, %[[PACK]]
 // CHECK:             affine.for %{{.*}} = 0 to 1020 step 6 {
 // CHECK-COUNT-6:       affine.vector_load %[[C]]
 // CHECK:               affine.for {{.*}} iter_args
+// CHECK:                 affine.vector_load %[[PACK]]
+// CHECK-COUNT-6:         affine.load %[[XP]]
 // CHECK-COUNT-6:         vector.fma
 // CHECK-COUNT-6:       affine.vector_store %{{.*}}, %[[C]]
 // CHECK:             }
 // CHECK:             affine.vector_load %[[C]][1020, %{{.*}}]
 // CHECK-COUNT-3:     affine.vector_load %[[C]][{{102[123]}}, %{{.*}}]
 // CHECK:             affine.for {{.*}} iter_args
+// CHECK:               affine.load %[[A]][1020, %{{.*}}]
 // CHECK-COUNT-4:       vector.fma
 // CHECK-NOT:           vector.fma
 // CHECK:             affine.vector_store %{{.*}}, %[[C]][1020, %{{.*}}]
-// CHECK:         memref.dealloc %[[PACK]]
+// CHECK:         memref.dealloc %[[XP]]
 func.func @large_matmul_is_register_tiled(%a: memref<1024x1024xf32>, %b: memref<1024x1024xf32>, %c: memref<1024x1024xf32>) -> i32 {
   %ok = arith.constant 0 : i32
   affine.for %i = 0 to 1024 {

@@ -1,34 +1,38 @@
 // RUN: pb-opt %s -split-input-file -pb-register-tile-contraction | FileCheck %s
 // RUN: pb-opt %s -split-input-file -pb-register-tile-contraction="rows=2 lanes=8 k-block=16" | FileCheck %s --check-prefix=SMALL
 // RUN: pb-opt %s -split-input-file -pb-register-tile-contraction="rows=6" | FileCheck %s --check-prefix=SIX
+// RUN: pb-opt %s -split-input-file -pb-register-tile-contraction="rows=6 cache-kib=4" | FileCheck %s --check-prefix=PACKX
+// RUN: pb-opt %s -split-input-file -pb-register-tile-contraction="rows=6 lanes=32 cache-kib=4" | FileCheck %s --check-prefix=NARROW
 
 // A matmul in (i, k, j) order becomes k blocks of packed panels and a
 // 4x16 micro-kernel whose accumulators stay in registers across a block.
+// Each column tile packs its panel into a KC x NR buffer on the stack.
 // CHECK-LABEL: func @matmul_becomes_micro_kernel
 // CHECK-SAME:    (%[[A:.*]]: memref<8x64xf32>, %[[B:.*]]: memref<64x32xf32>, %[[C:.*]]: memref<8x32xf32>)
-// CHECK:         %[[PACK:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x64x16xf32>
+// CHECK-NOT:     memref.alloc()
 // CHECK:         affine.for %[[KT:.*]] = 0 to 64 step 64 {
 // CHECK:           affine.for %[[JT:.*]] = 0 to 32 step 16 {
+// CHECK:             %[[PACK:.*]] = memref.alloca() {alignment = 64 : i64} : memref<64x16xf32>
 // CHECK:             affine.for %[[KK:.*]] = #{{.*}}(%[[KT]]) to #{{.*}}(%[[KT]]) {
 // CHECK:               %[[ROW:.*]] = affine.vector_load %[[B]][%[[KK]], %[[JT]]] : memref<64x32xf32>, vector<16xf32>
-// CHECK:               affine.vector_store %[[ROW]], %[[PACK]][%[[JT]] floordiv 16, %[[KK]] - %[[KT]], 0]
+// CHECK:               affine.vector_store %[[ROW]], %[[PACK]][%[[KK]] - %[[KT]], 0]
 // CHECK:             affine.for %[[IT:.*]] = 0 to 8 step 4 {
 // CHECK-COUNT-4:       affine.vector_load %[[C]]
 // CHECK:               %[[ACC:.*]]:4 = affine.for %[[K:.*]] = #{{.*}}(%[[KT]]) to #{{.*}}(%[[KT]]) iter_args
-// CHECK:                 %[[P:.*]] = affine.vector_load %[[PACK]][%[[JT]] floordiv 16, %[[K]] - %[[KT]], 0]
+// CHECK:                 %[[P:.*]] = affine.vector_load %[[PACK]][%[[K]] - %[[KT]], 0]
 // CHECK:                 %[[X:.*]] = affine.load %[[A]][%[[IT]], %[[K]]]
 // CHECK:                 %[[S:.*]] = vector.broadcast %[[X]] : f32 to vector<16xf32>
 // CHECK:                 vector.fma %[[S]], %[[P]], %{{.*}} : vector<16xf32>
 // CHECK-COUNT-3:         vector.fma
 // CHECK:                 affine.yield
 // CHECK:               affine.vector_store %[[ACC]]#0, %[[C]][%[[IT]], %[[JT]]]
-// CHECK:         memref.dealloc %[[PACK]]
+// CHECK-NOT:     memref.dealloc
 // CHECK-NOT:     arith.mulf
 // A smaller tile and k block from the options.
 // SMALL-LABEL: func @matmul_becomes_micro_kernel
-// SMALL:         memref.alloc() {alignment = 64 : i64} : memref<4x16x8xf32>
 // SMALL:         affine.for %{{.*}} = 0 to 64 step 16 {
 // SMALL:           affine.for %{{.*}} = 0 to 32 step 8 {
+// SMALL:             memref.alloca() {alignment = 64 : i64} : memref<16x8xf32>
 // SMALL:             affine.for %{{.*}} = 0 to 8 step 2 {
 // SMALL-COUNT-2:       vector.fma {{.*}} : vector<8xf32>
 func.func @matmul_becomes_micro_kernel(%a: memref<8x64xf32>, %b: memref<64x32xf32>, %c: memref<8x32xf32>) {
@@ -179,9 +183,8 @@ func.func @convolution_becomes_micro_kernel(%in: memref<2x10x10x16xf32>, %w: mem
 // CHECK:         affine.vector_load %[[C]][%[[R9]], %{{.*}}]
 // CHECK:         affine.for
 // CHECK:           affine.load %[[A]][%[[R8]], %{{.*}}]
-// CHECK:           vector.fma
 // CHECK:           affine.load %[[A]][%[[R9]], %{{.*}}]
-// CHECK:           vector.fma
+// CHECK-COUNT-2:   vector.fma
 // CHECK-NOT:       vector.fma
 // CHECK:         affine.vector_store %{{.*}}, %[[C]][%[[R8]], %{{.*}}]
 // CHECK:         affine.vector_store %{{.*}}, %[[C]][%[[R9]], %{{.*}}]
@@ -190,7 +193,7 @@ func.func @convolution_becomes_micro_kernel(%in: memref<2x10x10x16xf32>, %w: mem
 // SIX:         affine.for %{{.*}} = 0 to 10 step 5 {
 // SIX-COUNT-5:   vector.fma
 // SIX-NOT:       vector.fma
-// SIX:         memref.dealloc
+// SIX:         return
 func.func @rows_left_over_form_one_tile(%a: memref<10x32xf32>, %b: memref<32x16xf32>, %c: memref<10x16xf32>) {
   affine.for %i = 0 to 10 {
     affine.for %k = 0 to 32 {
@@ -212,7 +215,7 @@ func.func @rows_left_over_form_one_tile(%a: memref<10x32xf32>, %b: memref<32x16x
 // f64 tiles are half as many elements wide as `lanes` (f32 elements): the
 // same registers.
 // CHECK-LABEL: func @f64_tile_is_half_as_wide
-// CHECK:         memref.alloc() {alignment = 64 : i64} : memref<2x16x8xf64>
+// CHECK:         memref.alloca() {alignment = 64 : i64} : memref<16x8xf64>
 // CHECK-COUNT-4: vector.fma {{.*}} : vector<8xf64>
 func.func @f64_tile_is_half_as_wide(%a: memref<4x16xf64>, %b: memref<16x16xf64>, %c: memref<4x16xf64>) {
   affine.for %i = 0 to 4 {
@@ -224,6 +227,55 @@ func.func @f64_tile_is_half_as_wide(%a: memref<4x16xf64>, %b: memref<16x16xf64>,
         %m = arith.mulf %x, %y : f64
         %s = arith.addf %z, %m : f64
         affine.store %s, %c[%i, %j] : memref<4x16xf64>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// A row factor whose k block (32 rows x 64 k x 4 bytes = 8 KiB) outgrows the
+// cache (cache-kib=4) and that 4 column tiles read is packed once per k
+// block, before the column tiles, into slivers of MR rows stored k-major;
+// the micro-kernel broadcasts from the sliver. The 2 rows left over (MR = 6:
+// 5 tiles of 6, then 2) read it in place. With the default cache size, or
+// with fewer column tiles, it is read in place.
+// PACKX-LABEL: func @large_row_factor_is_packed
+// PACKX-SAME:    (%[[A:.*]]: memref<32x64xf32>, %{{.*}}: memref<64x64xf32>, %{{.*}}: memref<32x64xf32>)
+// PACKX:         %[[XP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<5x64x6xf32>
+// PACKX:         affine.for %[[KT:.*]] = 0 to 64 step 64 {
+// PACKX:           affine.for %[[IT:.*]] = 0 to 30 step 6 {
+// PACKX:             affine.for %[[K:.*]] = #{{.*}}(%[[KT]]) to #{{.*}}(%[[KT]]) {
+// PACKX:               %[[V0:.*]] = affine.load %[[A]][%[[IT]], %[[K]]]
+// PACKX:               affine.store %[[V0]], %[[XP]][%[[IT]] floordiv 6, %[[K]] - %[[KT]], 0]
+// PACKX:               affine.store %{{.*}}, %[[XP]][%[[IT]] floordiv 6, %[[K]] - %[[KT]], 4]
+// PACKX:               %[[R5:.*]] = affine.apply #{{.*}}(%[[IT]])
+// PACKX:               %[[V5:.*]] = affine.load %[[A]][%[[R5]], %[[K]]]
+// PACKX:               affine.store %[[V5]], %[[XP]][%[[IT]] floordiv 6, %[[K]] - %[[KT]], 5]
+// PACKX:           affine.for %[[JT:.*]] = 0 to 64 step 16 {
+// PACKX:             affine.for %[[I:.*]] = 0 to 30 step 6 {
+// PACKX:               affine.for %[[KK:.*]] = #{{.*}}(%[[KT]]) to #{{.*}}(%[[KT]]) iter_args
+// PACKX:                 affine.load %[[XP]][%[[I]] floordiv 6, %[[KK]] - %[[KT]], 0]
+// PACKX:                 affine.load %[[XP]][%[[I]] floordiv 6, %[[KK]] - %[[KT]], 5]
+// PACKX-COUNT-6:         vector.fma
+// PACKX:             affine.for
+// PACKX:               affine.load %[[A]][%{{.*}}, %{{.*}}]
+// PACKX:         memref.dealloc %[[XP]]
+// CHECK-LABEL: func @large_row_factor_is_packed
+// CHECK-NOT:     memref.alloc()
+// NARROW-LABEL: func @large_row_factor_is_packed
+// NARROW-NOT:     memref.alloc()
+func.func @large_row_factor_is_packed(%a: memref<32x64xf32>, %b: memref<64x64xf32>, %c: memref<32x64xf32>) {
+  affine.for %i = 0 to 32 {
+    affine.for %k = 0 to 64 {
+      affine.for %j = 0 to 64 {
+        %x = affine.load %a[%i, %k] : memref<32x64xf32>
+        %y = affine.load %b[%k, %j] : memref<64x64xf32>
+        %z = affine.load %c[%i, %j] : memref<32x64xf32>
+        %m = arith.mulf %x, %y : f32
+        %s = arith.addf %z, %m : f32
+        affine.store %s, %c[%i, %j] : memref<32x64xf32>
       }
     }
   }

@@ -135,15 +135,24 @@ SmallVector<Value> buildRowMultiplyAdds(OpBuilder &builder, Location loc,
                                         DenseMap<Value, Value> &ivMap,
                                         ArrayRef<Value> rows, Value panel,
                                         ValueRange accs) {
-  auto vectorType = cast<VectorType>(panel.getType());
   AffineLoadOp rowLoad = c.rowLoad;
   Value rowIv = AffineForOp(c.iLoop).getInductionVar();
-  SmallVector<Value> results;
-  for (auto [row, acc] : llvm::zip_equal(rows, accs)) {
+  SmallVector<Value> scalars;
+  for (Value row : rows) {
     ivMap[rowIv] = row;
-    Value scalar = AffineLoadOp::create(
+    scalars.push_back(AffineLoadOp::create(
         builder, loc, rowLoad.getMemRef(), rowLoad.getAffineMap(),
-        remapOperands(rowLoad.getMapOperands(), ivMap));
+        remapOperands(rowLoad.getMapOperands(), ivMap)));
+  }
+  return buildMultiplyAdds(builder, loc, scalars, panel, accs);
+}
+
+SmallVector<Value> buildMultiplyAdds(OpBuilder &builder, Location loc,
+                                     ValueRange scalars, Value panel,
+                                     ValueRange accs) {
+  auto vectorType = cast<VectorType>(panel.getType());
+  SmallVector<Value> results;
+  for (auto [scalar, acc] : llvm::zip_equal(scalars, accs)) {
     Value splat = vector::BroadcastOp::create(builder, loc, vectorType, scalar);
     results.push_back(vector::FMAOp::create(builder, loc, splat, panel, acc));
   }

@@ -162,7 +162,7 @@ void buildS2Pipeline(OpPassManager &pm, const PipelineOptions &options) {
 /// every vector register but those holding the panel's NR lanes and one
 /// broadcast row value (6 x 16 with AVX2's 16 registers, as BLIS's Haswell
 /// kernel; 14 x 32 with AVX-512's 32); KC makes the packed KC x NR panel
-/// fill L1d.
+/// fill L1d; the row factor is packed when its k block outgrows L2.
 static PBRegisterTileContractionOptions
 getRegisterTile(const PipelineOptions &options) {
   unsigned lanes = std::max(1u, options.vectorBits / 32);
@@ -171,7 +171,7 @@ getRegisterTile(const PipelineOptions &options) {
   unsigned mr = std::max(1u, (options.numVectorRegisters - panelRegisters - 1) /
                                  panelRegisters);
   unsigned kc = std::max(16u, options.l1CacheKiB * 1024 / (nr * 4));
-  return PBRegisterTileContractionOptions{mr, nr, kc};
+  return PBRegisterTileContractionOptions{mr, nr, kc, options.l2CacheKiB};
 }
 
 void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {

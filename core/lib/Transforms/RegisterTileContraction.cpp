@@ -34,6 +34,10 @@ using polyblocks::matchContraction;
 
 namespace {
 
+/// Packing the row factor costs a copy of it per k block; it is read once
+/// per column tile.
+constexpr int64_t kMinColumnTilesToPackRows = 4;
+
 struct RegisterTileContractionPass
     : public polyblocks::impl::PBRegisterTileContractionBase<
           RegisterTileContractionPass> {
@@ -99,15 +103,58 @@ struct RegisterTileContractionPass
 
     // The panels of Y, packed contiguously: read in place, the rows of a
     // panel lie a whole row of Y apart and collide in the same cache sets.
-    auto packType = MemRefType::get({n / nr, kc, nr}, c.elementType);
-    Value pack =
-        memref::AllocOp::create(b, loc, packType, b.getI64IntegerAttr(64));
-    auto dealloc = memref::DeallocOp::create(b, loc, pack);
-    b.setInsertionPoint(dealloc);
+    // A k block's panel is packed and used by the thread of its column tile,
+    // into a buffer on that thread's stack (KC x NR: 32 KiB at most with the
+    // defaults); a convolution's panels are packed once, before the nest,
+    // into one heap buffer for all of them.
+    Value pack;
+    if (!blocked) {
+      auto packType = MemRefType::get({n / nr, kc, nr}, c.elementType);
+      pack = memref::AllocOp::create(b, loc, packType, b.getI64IntegerAttr(64));
+      b.setInsertionPoint(memref::DeallocOp::create(b, loc, pack));
+    }
 
-    // pack[jt / NR, position in the block, 0], with operands (jt, k..., kt):
-    // the position is k - kt for a k block, the row-major linear index of
-    // the reduction loops otherwise.
+    // The row factor of a blocked matmul whose k block does not stay in
+    // cache between column tiles, packed once per k block into slivers of
+    // MR rows, k-major: the MR broadcasts of one k step then read MR
+    // consecutive elements (in place they lie a whole row of X apart: MR
+    // streams from the next cache level), and each sliver serves every
+    // column tile. The rows left over after the whole tiles are read in
+    // place.
+    int64_t wholeRows = m / mr * mr;
+    int64_t rowBlockBytes =
+        m * kc * int64_t(c.elementType.getIntOrFloatBitWidth() / 8);
+    Value rowPack;
+    if (blocked && cacheKiB != 0 && rowBlockBytes > int64_t(cacheKiB) * 1024 &&
+        wholeRows != 0 && n / nr >= kMinColumnTilesToPackRows) {
+      auto rowPackType =
+          MemRefType::get({wholeRows / mr, kc, mr}, c.elementType);
+      rowPack =
+          memref::AllocOp::create(b, loc, rowPackType, b.getI64IntegerAttr(64));
+      b.setInsertionPoint(memref::DeallocOp::create(b, loc, rowPack));
+    }
+    // rowPack[it / MR, k - kt, r] with operands (it, k, kt).
+    auto rowPackMap = [&](int64_t r) {
+      return AffineMap::get(
+          3, 0,
+          {getAffineDimExpr(0, ctx).floorDiv(mr),
+           getAffineDimExpr(1, ctx) - getAffineDimExpr(2, ctx),
+           getAffineConstantExpr(r, ctx)},
+          ctx);
+    };
+    Value oldI = c.iLoop.getInductionVar();
+    /// Row `rowBase` + r as an index value.
+    auto rowIndex = [&](OpBuilder &rb, OpFoldResult rowBase, int64_t r) {
+      OpFoldResult row = rowBase;
+      if (r != 0)
+        row = makeComposedFoldedAffineApply(
+            rb, loc, getAffineDimExpr(0, ctx) + r, {rowBase});
+      return getValueOrCreateConstantIndexOp(rb, loc, row);
+    };
+
+    // pack[position in the block, 0] for a k block (position k - kt), else
+    // pack[jt / NR, position, 0] (the row-major linear index of the
+    // reduction loops); operands (jt, k..., kt).
     unsigned numK = c.kLoops.size();
     SmallVector<AffineExpr> kDims;
     for (unsigned d = 0; d < numK; ++d)
@@ -119,11 +166,13 @@ struct RegisterTileContractionPass
       for (unsigned d = 0; d < numK; ++d)
         position = position * kTrips[d] + kDims[d];
     }
-    AffineMap packMap = AffineMap::get(
-        1 + numK + (blocked ? 1 : 0), 0,
-        {getAffineDimExpr(0, ctx).floorDiv(nr), position,
-         getAffineConstantExpr(0, ctx)},
-        ctx);
+    SmallVector<AffineExpr> packIndices{position,
+                                        getAffineConstantExpr(0, ctx)};
+    if (!blocked)
+      packIndices.insert(packIndices.begin(),
+                         getAffineDimExpr(0, ctx).floorDiv(nr));
+    AffineMap packMap =
+        AffineMap::get(1 + numK + (blocked ? 1 : 0), 0, packIndices, ctx);
     Value kt;
     auto packOperands = [&](Value jt, ArrayRef<Value> kIvs) {
       SmallVector<Value> operands{jt};
@@ -181,6 +230,25 @@ struct RegisterTileContractionPass
       auto kBlockLoop = AffineForOp::create(b, loc, 0, kTotal, kc);
       b.setInsertionPointToStart(kBlockLoop.getBody());
       kt = kBlockLoop.getInductionVar();
+      if (rowPack) {
+        // for it in whole tiles, k in the block, r < MR:
+        //   rowPack[it / MR, k - kt, r] = X[it + r, k]
+        auto tiles = AffineForOp::create(b, loc, 0, wholeRows, mr);
+        OpBuilder tb = OpBuilder::atBlockBegin(tiles.getBody());
+        auto ks = AffineForOp::create(tb, loc, ValueRange{kt}, identity,
+                                      ValueRange{kt}, plusBlock, 1);
+        OpBuilder kb = OpBuilder::atBlockBegin(ks.getBody());
+        Value it = tiles.getInductionVar(), k = ks.getInductionVar();
+        ivMap[c.kLoops.front().getInductionVar()] = k;
+        for (int64_t r = 0; r < mr; ++r) {
+          ivMap[oldI] = rowIndex(kb, it, r);
+          Value x =
+              AffineLoadOp::create(kb, loc, c.rowLoad.getMemRef(),
+                                   c.rowLoad.getAffineMap(), remap(c.rowLoad));
+          AffineStoreOp::create(kb, loc, x, rowPack, rowPackMap(r),
+                                ValueRange{it, k, kt});
+        }
+      }
     } else {
       auto packLoop = AffineForOp::create(b, loc, 0, n, nr);
       OpBuilder pb = OpBuilder::atBlockBegin(packLoop.getBody());
@@ -195,23 +263,23 @@ struct RegisterTileContractionPass
     auto jTile = AffineForOp::create(b, loc, 0, n, nr);
     b.setInsertionPointToStart(jTile.getBody());
     Value jt = jTile.getInductionVar();
-    if (blocked)
+    if (blocked) {
+      pack = memref::AllocaOp::create(b, loc,
+                                      MemRefType::get({kc, nr}, c.elementType),
+                                      b.getI64IntegerAttr(64));
       packPanels(b, loc, jt);
+    }
     ivMap[c.jLoop.getInductionVar()] = jt;
 
     /// One register tile: `tileRows` rows from `rowBase` times the NR
     /// columns from `jt`, accumulated over the k block.
-    Value oldI = c.iLoop.getInductionVar();
-    auto emitTile = [&](OpBuilder &tb, OpFoldResult rowBase,
-                        int64_t tileRows) {
+    /// Reads the row factor from `rowPack` when `packed`.
+    auto emitTile = [&](OpBuilder &tb, OpFoldResult rowBase, int64_t tileRows,
+                        bool packed) {
       // Row indices rowBase + r, and the accumulators' initial values.
       SmallVector<Value> rowIvs, initial;
       for (int64_t r = 0; r < tileRows; ++r) {
-        OpFoldResult row = rowBase;
-        if (r != 0)
-          row = makeComposedFoldedAffineApply(
-              tb, loc, getAffineDimExpr(0, ctx) + r, {rowBase});
-        rowIvs.push_back(getValueOrCreateConstantIndexOp(tb, loc, row));
+        rowIvs.push_back(rowIndex(tb, rowBase, r));
         ivMap[oldI] = rowIvs.back();
         initial.push_back(AffineVectorLoadOp::create(
             tb, loc, vectorType, accMemRef, c.accLoad.getAffineMap(),
@@ -224,8 +292,16 @@ struct RegisterTileContractionPass
             Value panel = AffineVectorLoadOp::create(
                 inner, innerLoc, vectorType, pack, packMap,
                 packOperands(jt, ks));
-            return polyblocks::buildRowMultiplyAdds(inner, innerLoc, c, ivMap,
-                                                    rowIvs, panel, accs);
+            if (!packed)
+              return polyblocks::buildRowMultiplyAdds(inner, innerLoc, c, ivMap,
+                                                      rowIvs, panel, accs);
+            SmallVector<Value> scalars;
+            for (int64_t r = 0; r < tileRows; ++r)
+              scalars.push_back(AffineLoadOp::create(
+                  inner, innerLoc, rowPack, rowPackMap(r),
+                  ValueRange{rowIvs.front(), ks.front(), kt}));
+            return polyblocks::buildMultiplyAdds(inner, innerLoc, scalars,
+                                                 panel, accs);
           });
       for (int64_t r = 0; r < tileRows; ++r) {
         ivMap[oldI] = rowIvs[r];
@@ -236,12 +312,11 @@ struct RegisterTileContractionPass
     };
 
     // Whole tiles of MR rows, then one tile of the rows left over.
-    int64_t wholeRows = m / mr * mr;
     auto iTile = AffineForOp::create(b, loc, 0, wholeRows, mr);
     OpBuilder tb = OpBuilder::atBlockBegin(iTile.getBody());
-    emitTile(tb, iTile.getInductionVar(), mr);
+    emitTile(tb, iTile.getInductionVar(), mr, bool(rowPack));
     if (wholeRows != m) {
-      emitTile(b, b.getIndexAttr(wholeRows), m - wholeRows);
+      emitTile(b, b.getIndexAttr(wholeRows), m - wholeRows, false);
     }
     root.erase();
   }

@@ -56,6 +56,13 @@ llvm::SmallVector<mlir::Value> buildRowMultiplyAdds(
     llvm::DenseMap<mlir::Value, mlir::Value> &ivMap,
     llvm::ArrayRef<mlir::Value> rows, mlir::Value panel, mlir::ValueRange accs);
 
+/// `accs[r]` + broadcast(`scalars[r]`) * `panel` for each r, as vector.fma.
+llvm::SmallVector<mlir::Value> buildMultiplyAdds(mlir::OpBuilder &builder,
+                                                 mlir::Location loc,
+                                                 mlir::ValueRange scalars,
+                                                 mlir::Value panel,
+                                                 mlir::ValueRange accs);
+
 } // namespace polyblocks
 
 #endif // POLYBLOCKS_ANALYSIS_CONTRACTION_H

@@ -303,7 +303,17 @@ def PBRegisterTileContraction
     So the `MR x NR` block of `C` lives in vector registers across the
     whole `k` block, every loaded element of `Y` feeds `MR` multiply-adds,
     and the panels of `Y` are read from contiguous memory (packed once per
-    `k` block, in parallel, by the thread that uses them).
+    `k` block by the thread that uses them, into a `KC x NR` buffer on its
+    stack).
+
+    When a matmul's row factor `X` is too large for its `k` block
+    (`M x KC` elements) to stay in a cache of `cache-kib` between column
+    tiles, and at least 4 column tiles read it, it is packed too: once per
+    `k` block, before the column tiles (in parallel, by
+    pb-parallelize-outer-loops), into slivers of `MR` rows stored k-major
+    (`%xpack[%it / MR, %k - %kt, r]`), so the `MR` broadcasts of one `k`
+    step read `MR` consecutive elements instead of `MR` streams a row of
+    `X` apart. The rows left over after the whole tiles are read in place.
     The multiply and add are contracted into `vector.fma` (one rounding, as
     BLAS libraries do). The rows are covered by as few tiles of at most
     `rows` rows as possible, as even as possible (`MR` = 6 for 1024 rows and
@@ -322,6 +332,9 @@ def PBRegisterTileContraction
            "largest number of iterations of k per cache block, KC; the block "
            "used is the largest divisor of the trip count up to it "
            "(default: 256)">,
+    Option<"cacheKiB", "cache-kib", "unsigned", /*default=*/"512",
+           "size of the cache (per core) that the row factor's k block must "
+           "outgrow to be packed, in KiB; 0 never packs it (default: 512)">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
