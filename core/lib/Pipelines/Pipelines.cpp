@@ -237,8 +237,12 @@ void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
     fpm.addPass(createPBParallelizeOuterLoops());
   // Row kernels (softmax, layernorm) fetch the next row while this one
   // computes.
-  if (cpu)
+  if (cpu) {
     fpm.addPass(createPBPrefetchNextRow());
+    // Row maxima (softmax) at one instruction per vector, not five.
+    fpm.addPass(createPBVectorizeMaxReductions(
+        PBVectorizeMaxReductionsOptions{options.vectorBits}));
+  }
   fpm.addPass(createCanonicalizerPass());
   fpm.addPass(createCSEPass());
 }

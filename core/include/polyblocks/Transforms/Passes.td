@@ -580,6 +580,49 @@ def PBPrefetchNextRow : Pass<"pb-prefetch-next-row", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::affine::AffineDialect"];
 }
 
+def PBVectorizeMaxReductions
+    : Pass<"pb-vectorize-max-reductions", "::mlir::func::FuncOp"> {
+  let summary = "Vectorize max/min reductions over a row with one instruction per vector";
+  let description = [{
+    Matches an innermost `affine.for` with constant bounds and unit step
+    whose only work is `%m = arith.maximumf %x, %acc` (or `minimumf`), `%x`
+    loaded contiguously along the loop, `%acc` its one loop-carried value,
+    and whose trip count is a multiple of the vector width (`vector-bits`).
+    `maximumf` propagates NaN and orders -0 below +0; on x86 that is five
+    instructions per vector (LLVM's loop vectorizer emits compare, blends
+    and a NaN check around `vmaxps`). The row maximum of a softmax spends
+    them on every element. The loop becomes
+
+    ```mlir
+    %m, %f = affine.for %j = 0 to 1024 step 8
+        iter_args(%m = splat(-inf), %f = splat(0 : i32)) {
+      %x = affine.vector_load %row[%i, %j] : vector<8xf32>
+      %gt = arith.cmpf ogt, %x, %m     // with the select: one vmaxps
+      %m2 = arith.select %gt, %x, %m
+      // x * 0: +-0 for finite x, NaN (exponent bits all set) otherwise
+      %f2 = arith.ori %f, bitcast(%x * splat(0.0))
+      affine.yield %m2, %f2
+    }
+    %r = vector.reduction <maximumf>, %m
+    %special = exponent bits all set in vector.reduction <or>, %f, or %r == 0
+    %max = scf.if %special { the original loop } else { maximumf(%r, %acc0) }
+    ```
+
+    so the exact loop runs only for rows holding a NaN or an infinity
+    (whose maximum the fast loop could get wrong) or whose maximum is zero
+    (whose sign it could get wrong); every result equals the original's.
+    Other loops are left alone.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"256",
+           "width of the target's vector registers in bits (default: 256)">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def PBParallelizeOuterLoops
     : Pass<"pb-parallelize-outer-loops", "::mlir::func::FuncOp"> {
   let summary = "Run the outermost parallel loop of each large enough nest on all cores";

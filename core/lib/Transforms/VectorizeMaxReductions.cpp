@@ -1,0 +1,170 @@
+//===- VectorizeMaxReductions.cpp - One instruction per vector for max ----===//
+//
+// Rewrites innermost maximumf/minimumf reductions over a contiguous row into
+// a vector loop of compare-and-select (one vmaxps/vminps on x86) that also
+// notes NaNs and infinities, with the exact loop kept for the rows where the
+// fast result could differ.
+//
+//===----------------------------------------------------------------------===//
+
+#include "polyblocks/Transforms/Passes.h"
+
+#include "polyblocks/Analysis/AccessPattern.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "pb-vectorize-max-reductions"
+
+namespace polyblocks {
+#define GEN_PASS_DEF_PBVECTORIZEMAXREDUCTIONS
+#include "polyblocks/Transforms/Passes.h.inc"
+} // namespace polyblocks
+
+using namespace mlir;
+using namespace mlir::affine;
+
+namespace {
+
+/// A matched `%m = maximumf(load(row[.., %j]), %acc)` loop.
+struct MaxReduction {
+  AffineLoadOp load;
+  bool isMax;
+  Type elementType;
+};
+
+std::optional<MaxReduction> matchMaxReduction(AffineForOp loop,
+                                              unsigned vectorBits) {
+  if (loop.getNumResults() != 1 || !loop.hasConstantBounds() ||
+      loop.getStepAsInt() != 1)
+    return std::nullopt;
+  Block *body = loop.getBody();
+  if (body->getOperations().size() != 3)
+    return std::nullopt;
+  auto load = dyn_cast<AffineLoadOp>(body->front());
+  Operation *reduce = body->front().getNextNode();
+  auto yield = cast<AffineYieldOp>(body->getTerminator());
+  if (!load || !isa<arith::MaximumFOp, arith::MinimumFOp>(reduce) ||
+      yield.getOperand(0) != reduce->getResult(0))
+    return std::nullopt;
+  Value acc = loop.getRegionIterArgs().front();
+  Value x = load.getResult();
+  if (!((reduce->getOperand(0) == x && reduce->getOperand(1) == acc) ||
+        (reduce->getOperand(0) == acc && reduce->getOperand(1) == x)))
+    return std::nullopt;
+  Type elementType = x.getType();
+  if (!elementType.isF32() && !elementType.isF64())
+    return std::nullopt;
+  int64_t lanes = vectorBits / elementType.getIntOrFloatBitWidth();
+  int64_t trips = loop.getConstantUpperBound() - loop.getConstantLowerBound();
+  if (lanes < 2 || trips < lanes || trips % lanes != 0 ||
+      polyblocks::getAccessStride(load, loop.getInductionVar()) !=
+          polyblocks::AccessStride::Contiguous)
+    return std::nullopt;
+  return MaxReduction{load, isa<arith::MaximumFOp>(reduce), elementType};
+}
+
+struct VectorizeMaxReductionsPass
+    : public polyblocks::impl::PBVectorizeMaxReductionsBase<
+          VectorizeMaxReductionsPass> {
+  using PBVectorizeMaxReductionsBase::PBVectorizeMaxReductionsBase;
+
+  void runOnOperation() override {
+    SmallVector<std::pair<AffineForOp, MaxReduction>> matches;
+    getOperation().walk([&](AffineForOp loop) {
+      if (std::optional<MaxReduction> match =
+              matchMaxReduction(loop, vectorBits))
+        matches.push_back({loop, *match});
+    });
+    for (auto [loop, match] : matches)
+      rewrite(loop, match);
+  }
+
+  void rewrite(AffineForOp loop, MaxReduction match) {
+    OpBuilder b(loop);
+    Location loc = loop.getLoc();
+    int64_t lanes = vectorBits / match.elementType.getIntOrFloatBitWidth();
+    auto vectorType = VectorType::get({lanes}, match.elementType);
+    const llvm::fltSemantics &semantics =
+        cast<FloatType>(match.elementType).getFloatSemantics();
+    auto splat = [&](APFloat value) {
+      return createScalarOrSplatConstant(b, loc, vectorType, value);
+    };
+    // Every lane starts below (above) any finite value; an infinite one is
+    // caught by the NaN check.
+    Value start = splat(APFloat::getInf(semantics, /*Negative=*/match.isMax));
+    Value zero = splat(APFloat::getZero(semantics));
+    unsigned bits = match.elementType.getIntOrFloatBitWidth();
+    auto bitsType = VectorType::get({lanes}, b.getIntegerType(bits));
+    Value noBits = createScalarOrSplatConstant(b, loc, bitsType, 0);
+    Value oldIv = loop.getInductionVar();
+    auto fast = AffineForOp::create(
+        b, loc, loop.getLowerBoundOperands(), loop.getLowerBoundMap(),
+        loop.getUpperBoundOperands(), loop.getUpperBoundMap(), lanes,
+        ValueRange{start, noBits},
+        [&](OpBuilder &lb, Location ll, Value iv, ValueRange args) {
+          SmallVector<Value> operands;
+          for (Value operand : match.load.getMapOperands())
+            operands.push_back(operand == oldIv ? iv : operand);
+          Value x = AffineVectorLoadOp::create(
+              lb, ll, vectorType, match.load.getMemRef(),
+              match.load.getAffineMap(), operands);
+          // select(x > m, x, m): x86's vmaxps exactly, NaN and zeros
+          // included (the NaN check below makes them irrelevant).
+          Value better =
+              arith::CmpFOp::create(lb, ll,
+                                    match.isMax ? arith::CmpFPredicate::OGT
+                                                : arith::CmpFPredicate::OLT,
+                                    x, args[0]);
+          Value m = arith::SelectOp::create(lb, ll, better, x, args[0]);
+          // x * 0 is +-0 (at most the sign bit set) for finite x, NaN (all
+          // exponent bits set) for NaN or infinite x: or-ed together, one
+          // instruction of latency 1 on the loop-carried chain.
+          Value product = arith::MulFOp::create(lb, ll, x, zero);
+          Value flags = arith::OrIOp::create(
+              lb, ll, args[1],
+              arith::BitcastOp::create(lb, ll, bitsType, product));
+          AffineYieldOp::create(lb, ll, ValueRange{m, flags});
+        });
+    Value lanesResult = vector::ReductionOp::create(
+        b, loc,
+        match.isMax ? vector::CombiningKind::MAXIMUMF
+                    : vector::CombiningKind::MINIMUMF,
+        fast.getResult(0));
+    Value flagBits = vector::ReductionOp::create(
+        b, loc, vector::CombiningKind::OR, fast.getResult(1));
+    APInt exponentMask = APFloat::getInf(semantics).bitcastToAPInt();
+    Value exponent = arith::ConstantOp::create(
+        b, loc, b.getIntegerAttr(b.getIntegerType(bits), exponentMask));
+    Value special = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq,
+        arith::AndIOp::create(b, loc, flagBits, exponent), exponent);
+    Value scalarZero = createScalarOrSplatConstant(b, loc, match.elementType,
+                                                   APFloat::getZero(semantics));
+    Value isZero = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                         lanesResult, scalarZero);
+    Value exactNeeded = arith::OrIOp::create(b, loc, special, isZero);
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{match.elementType},
+                                  exactNeeded, /*withElseRegion=*/true);
+    Value exact = loop.getResult(0);
+    exact.replaceAllUsesWith(ifOp.getResult(0));
+    // Then: the original loop, unchanged.
+    OpBuilder thenBuilder = ifOp.getThenBodyBuilder();
+    scf::YieldOp::create(thenBuilder, loc, exact);
+    loop->moveBefore(ifOp.thenYield());
+    // Else: the lanes' result combined with the initial value.
+    OpBuilder elseBuilder = ifOp.getElseBodyBuilder();
+    Value init = loop.getInits().front();
+    Value combined =
+        match.isMax
+            ? arith::MaximumFOp::create(elseBuilder, loc, lanesResult, init)
+                  .getResult()
+            : arith::MinimumFOp::create(elseBuilder, loc, lanesResult, init)
+                  .getResult();
+    scf::YieldOp::create(elseBuilder, loc, combined);
+    LLVM_DEBUG(llvm::dbgs()
+               << "vectorized a max/min reduction of " << lanes << " lanes\n");
+  }
+};
+
+} // namespace
