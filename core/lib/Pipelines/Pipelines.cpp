@@ -235,6 +235,9 @@ void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
   fpm.addPass(createPBHoistReciprocals());
   if (cpu && options.parallelize)
     fpm.addPass(createPBParallelizeOuterLoops());
+  // Now that the parallel loops are known: one stack buffer per thread.
+  if (cpu)
+    fpm.addPass(createPBHoistStackBuffers());
   // Row kernels (softmax, layernorm) fetch the next row while this one
   // computes.
   if (cpu) {

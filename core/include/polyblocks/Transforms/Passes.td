@@ -580,6 +580,37 @@ def PBPrefetchNextRow : Pass<"pb-prefetch-next-row", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::affine::AffineDialect"];
 }
 
+def PBHoistStackBuffers : Pass<"pb-hoist-stack-buffers", "::mlir::func::FuncOp"> {
+  let summary = "Allocate stack buffers once per thread, not once per iteration of a sequential loop";
+  let description = [{
+    A `memref.alloca` of static shape inside sequential loops (`affine.for`,
+    `scf.for`) moves in front of the outermost of them that is still inside
+    the innermost enclosing parallel loop (`affine.parallel`, `scf.parallel`)
+    or `memref.alloca_scope`, or in front of the outermost loop of the
+    function. LLVM allocates an alloca left in a loop body again on every
+    iteration, so a 32 KiB packed panel inside the column-tile loop of a
+    matmul that runs sequentially (`--no-parallel`, or a loop too small to
+    parallelize) would grow the stack by 32 KiB per tile until it overflows.
+    Moved, each thread (each iteration of a parallel loop, which S4 gives
+    its own allocation scope) has one buffer that the sequential iterations
+    reuse: its contents are undefined when it is allocated either way, so
+    nothing can tell the difference.
+
+    ```mlir
+    affine.for %kt = 0 to 2048 step 512 {
+      affine.for %jt = 0 to 2048 step 16 {
+        %pack = memref.alloca() : memref<512x16xf32>
+        ...
+    // becomes
+    %pack = memref.alloca() : memref<512x16xf32>
+    affine.for %kt = 0 to 2048 step 512 {
+      affine.for %jt = 0 to 2048 step 16 {
+        ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def PBVectorizeMaxReductions
     : Pass<"pb-vectorize-max-reductions", "::mlir::func::FuncOp"> {
   let summary = "Vectorize max/min reductions over a row with one instruction per vector";
