@@ -7,7 +7,7 @@
 // CHECK: PASS @matmul_packed_rows
 // CHECK: PASS @matmul_many_panels
 // SEQ: PASS @matmul_many_panels
-// Covers: matmuls that take the register-tiled micro-kernel (N a multiple of the vector tile): several k blocks, f64, an epilogue after the tiled nest (64 rows: ten 6-row tiles and one of the 4 rows left), and 13 rows (two 5-row tiles and one of 3); a row factor whose k block (1030 x 512 f32, 2.1 MB) outgrows any L2, packed into slivers per k block (two blocks), with rows left over read in place; run on one thread, 64-128 column panels x 4 k blocks, each packed into a stack buffer that pb-hoist-stack-buffers allocates once (left in the loop, 16 MiB of stack in all).
+// Covers: matmuls that take the register-tiled micro-kernel (N a multiple of the vector tile): several k blocks, f64, an epilogue after the tiled nest (64 rows: ten 6-row tiles and one of the 4 rows left), and 13 rows (two 5-row tiles and one of 3); a row factor whose k block (2054 x 256 to 512 f32, 2.1 to 4.2 MB) outgrows any L2 and that 4 or 8 column tiles read, packed into slivers per k block, with rows left over read in place; run on one thread, 64-128 column panels x 4 k blocks, each packed into a stack buffer that pb-hoist-stack-buffers allocates once (left in the loop, 16 MiB of stack in all).
 func.func @matmul_two_k_blocks(%a: tensor<16x1024xf32>, %b: tensor<1024x48xf32>) -> tensor<16x48xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<16x48xf32>
@@ -48,12 +48,12 @@ func.func @matmul_rows_left_over(%a: tensor<13x96xf32>, %b: tensor<96x32xf32>) -
   return %r : tensor<13x32xf32>
 }
 
-func.func @matmul_packed_rows(%a: tensor<1030x1024xf32>, %b: tensor<1024x64xf32>) -> tensor<1030x64xf32> {
+func.func @matmul_packed_rows(%a: tensor<2054x1024xf32>, %b: tensor<1024x128xf32>) -> tensor<2054x128xf32> {
   %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<1030x64xf32>
-  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1030x64xf32>) -> tensor<1030x64xf32>
-  %r = linalg.matmul ins(%a, %b : tensor<1030x1024xf32>, tensor<1024x64xf32>) outs(%f : tensor<1030x64xf32>) -> tensor<1030x64xf32>
-  return %r : tensor<1030x64xf32>
+  %e = tensor.empty() : tensor<2054x128xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2054x128xf32>) -> tensor<2054x128xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<2054x1024xf32>, tensor<1024x128xf32>) outs(%f : tensor<2054x128xf32>) -> tensor<2054x128xf32>
+  return %r : tensor<2054x128xf32>
 }
 
 func.func @matmul_many_panels(%a: tensor<20x2048xf32>, %b: tensor<2048x2048xf32>) -> tensor<20x2048xf32> {
