@@ -122,14 +122,6 @@ std::optional<Contraction> matchContraction(AffineForOp root) {
   return c;
 }
 
-SmallVector<Value> remapOperands(ValueRange mapOperands,
-                                 const DenseMap<Value, Value> &ivMap) {
-  SmallVector<Value> operands;
-  for (Value operand : mapOperands)
-    operands.push_back(ivMap.lookup_or(operand, operand));
-  return operands;
-}
-
 SmallVector<Value> buildRowMultiplyAdds(OpBuilder &builder, Location loc,
                                         const Contraction &c,
                                         DenseMap<Value, Value> &ivMap,

@@ -77,34 +77,29 @@ static AffineForOp getOnlyChildLoop(AffineForOp loop) {
   return child;
 }
 
-/// The loops to run in parallel in the nest at `root`: the outermost loop
-/// that can run in parallel and has at least two iterations, descending
-/// through single-child loops; a sequential loop with several child nests
-/// (a k block that packs an operand, then computes with it) contributes one
-/// such loop from each of them.
-static void findParallelLoops(AffineForOp root,
+/// The loops to run in parallel in the nest at `loop`: the loop itself if it
+/// can run in parallel and has at least two iterations (or its parallel
+/// child, see kFewParallelIterations), else those of each nest inside it (a
+/// single one, or several: a k block that packs an operand, then computes
+/// with it).
+static void findParallelLoops(AffineForOp loop,
                               SmallVectorImpl<AffineForOp> &found) {
-  for (AffineForOp loop = root; loop; loop = getOnlyChildLoop(loop)) {
-    std::optional<uint64_t> trips = getConstantTripCount(loop);
-    if ((trips && *trips < 2) || !polyblocks::isParallelLoop(loop)) {
-      if (getOnlyChildLoop(loop))
-        continue;
-      for (auto child : loop.getBody()->getOps<AffineForOp>())
-        findParallelLoops(child, found);
-      return;
-    }
-    if (trips && *trips < polyblocks::kFewParallelIterations)
-      if (AffineForOp child = getOnlyChildLoop(loop)) {
-        std::optional<uint64_t> childTrips = getConstantTripCount(child);
-        if (childTrips && *childTrips >= polyblocks::kFewParallelIterations &&
-            polyblocks::isParallelLoop(child)) {
-          found.push_back(child);
-          return;
-        }
-      }
-    found.push_back(loop);
+  std::optional<uint64_t> trips = getConstantTripCount(loop);
+  if ((trips && *trips < 2) || !polyblocks::isParallelLoop(loop)) {
+    for (AffineForOp child : loop.getBody()->getOps<AffineForOp>())
+      findParallelLoops(child, found);
     return;
   }
+  if (trips && *trips < polyblocks::kFewParallelIterations)
+    if (AffineForOp child = getOnlyChildLoop(loop)) {
+      std::optional<uint64_t> childTrips = getConstantTripCount(child);
+      if (childTrips && *childTrips >= polyblocks::kFewParallelIterations &&
+          polyblocks::isParallelLoop(child)) {
+        found.push_back(child);
+        return;
+      }
+    }
+  found.push_back(loop);
 }
 
 /// True if every loop around `loop`, up to `root`, has a single iteration.

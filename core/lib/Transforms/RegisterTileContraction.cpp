@@ -235,19 +235,21 @@ struct RegisterTileContractionPass
         //   rowPack[it / MR, k - kt, r] = X[it + r, k]
         auto tiles = AffineForOp::create(b, loc, 0, wholeRows, mr);
         OpBuilder tb = OpBuilder::atBlockBegin(tiles.getBody());
-        auto ks = AffineForOp::create(tb, loc, ValueRange{kt}, identity,
-                                      ValueRange{kt}, plusBlock, 1);
-        OpBuilder kb = OpBuilder::atBlockBegin(ks.getBody());
-        Value it = tiles.getInductionVar(), k = ks.getInductionVar();
-        ivMap[c.kLoops.front().getInductionVar()] = k;
-        for (int64_t r = 0; r < mr; ++r) {
-          ivMap[oldI] = rowIndex(kb, it, r);
-          Value x =
-              AffineLoadOp::create(kb, loc, c.rowLoad.getMemRef(),
-                                   c.rowLoad.getAffineMap(), remap(c.rowLoad));
-          AffineStoreOp::create(kb, loc, x, rowPack, rowPackMap(r),
-                                ValueRange{it, k, kt});
-        }
+        Value it = tiles.getInductionVar();
+        reductionNest(tb, loc, 0, ValueRange{},
+                      [&](OpBuilder &inner, Location innerLoc,
+                          ArrayRef<Value> ks, ValueRange) {
+                        for (int64_t r = 0; r < mr; ++r) {
+                          ivMap[oldI] = rowIndex(inner, it, r);
+                          Value x = AffineLoadOp::create(
+                              inner, innerLoc, c.rowLoad.getMemRef(),
+                              c.rowLoad.getAffineMap(), remap(c.rowLoad));
+                          AffineStoreOp::create(inner, innerLoc, x, rowPack,
+                                                rowPackMap(r),
+                                                ValueRange{it, ks.front(), kt});
+                        }
+                        return SmallVector<Value>{};
+                      });
       }
     } else {
       auto packLoop = AffineForOp::create(b, loc, 0, n, nr);

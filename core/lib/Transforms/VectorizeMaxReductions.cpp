@@ -10,6 +10,7 @@
 #include "polyblocks/Transforms/Passes.h"
 
 #include "polyblocks/Analysis/AccessPattern.h"
+#include "polyblocks/Analysis/LoopNests.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "llvm/Support/Debug.h"
@@ -29,8 +30,9 @@ namespace {
 /// A matched `%m = maximumf(load(row[.., %j]), %acc)` loop.
 struct MaxReduction {
   AffineLoadOp load;
-  bool isMax;
+  vector::CombiningKind kind; ///< MAXIMUMF or MINIMUMF
   Type elementType;
+  int64_t lanes;
 };
 
 std::optional<MaxReduction> matchMaxReduction(AffineForOp loop,
@@ -61,7 +63,11 @@ std::optional<MaxReduction> matchMaxReduction(AffineForOp loop,
       polyblocks::getAccessStride(load, loop.getInductionVar()) !=
           polyblocks::AccessStride::Contiguous)
     return std::nullopt;
-  return MaxReduction{load, isa<arith::MaximumFOp>(reduce), elementType};
+  return MaxReduction{load,
+                      isa<arith::MaximumFOp>(reduce)
+                          ? vector::CombiningKind::MAXIMUMF
+                          : vector::CombiningKind::MINIMUMF,
+                      elementType, lanes};
 }
 
 struct VectorizeMaxReductionsPass
@@ -83,7 +89,8 @@ struct VectorizeMaxReductionsPass
   void rewrite(AffineForOp loop, MaxReduction match) {
     OpBuilder b(loop);
     Location loc = loop.getLoc();
-    int64_t lanes = vectorBits / match.elementType.getIntOrFloatBitWidth();
+    int64_t lanes = match.lanes;
+    bool isMax = match.kind == vector::CombiningKind::MAXIMUMF;
     auto vectorType = VectorType::get({lanes}, match.elementType);
     const llvm::fltSemantics &semantics =
         cast<FloatType>(match.elementType).getFloatSemantics();
@@ -92,30 +99,27 @@ struct VectorizeMaxReductionsPass
     };
     // Every lane starts below (above) any finite value; an infinite one is
     // caught by the NaN check.
-    Value start = splat(APFloat::getInf(semantics, /*Negative=*/match.isMax));
+    Value start = splat(APFloat::getInf(semantics, /*Negative=*/isMax));
     Value zero = splat(APFloat::getZero(semantics));
     unsigned bits = match.elementType.getIntOrFloatBitWidth();
     auto bitsType = VectorType::get({lanes}, b.getIntegerType(bits));
     Value noBits = createScalarOrSplatConstant(b, loc, bitsType, 0);
-    Value oldIv = loop.getInductionVar();
     auto fast = AffineForOp::create(
         b, loc, loop.getLowerBoundOperands(), loop.getLowerBoundMap(),
         loop.getUpperBoundOperands(), loop.getUpperBoundMap(), lanes,
         ValueRange{start, noBits},
         [&](OpBuilder &lb, Location ll, Value iv, ValueRange args) {
-          SmallVector<Value> operands;
-          for (Value operand : match.load.getMapOperands())
-            operands.push_back(operand == oldIv ? iv : operand);
           Value x = AffineVectorLoadOp::create(
               lb, ll, vectorType, match.load.getMemRef(),
-              match.load.getAffineMap(), operands);
+              match.load.getAffineMap(),
+              polyblocks::remapOperands(match.load.getMapOperands(),
+                                        {{loop.getInductionVar(), iv}}));
           // select(x > m, x, m): x86's vmaxps exactly, NaN and zeros
           // included (the NaN check below makes them irrelevant).
-          Value better =
-              arith::CmpFOp::create(lb, ll,
-                                    match.isMax ? arith::CmpFPredicate::OGT
-                                                : arith::CmpFPredicate::OLT,
-                                    x, args[0]);
+          Value better = arith::CmpFOp::create(
+              lb, ll,
+              isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT, x,
+              args[0]);
           Value m = arith::SelectOp::create(lb, ll, better, x, args[0]);
           // x * 0 is +-0 (at most the sign bit set) for finite x, NaN (all
           // exponent bits set) for NaN or infinite x: or-ed together, one
@@ -126,11 +130,8 @@ struct VectorizeMaxReductionsPass
               arith::BitcastOp::create(lb, ll, bitsType, product));
           AffineYieldOp::create(lb, ll, ValueRange{m, flags});
         });
-    Value lanesResult = vector::ReductionOp::create(
-        b, loc,
-        match.isMax ? vector::CombiningKind::MAXIMUMF
-                    : vector::CombiningKind::MINIMUMF,
-        fast.getResult(0));
+    Value lanesResult =
+        vector::ReductionOp::create(b, loc, match.kind, fast.getResult(0));
     Value flagBits = vector::ReductionOp::create(
         b, loc, vector::CombiningKind::OR, fast.getResult(1));
     APInt exponentMask = APFloat::getInf(semantics).bitcastToAPInt();
@@ -155,12 +156,10 @@ struct VectorizeMaxReductionsPass
     // Else: the lanes' result combined with the initial value.
     OpBuilder elseBuilder = ifOp.getElseBodyBuilder();
     Value init = loop.getInits().front();
-    Value combined =
-        match.isMax
-            ? arith::MaximumFOp::create(elseBuilder, loc, lanesResult, init)
-                  .getResult()
-            : arith::MinimumFOp::create(elseBuilder, loc, lanesResult, init)
-                  .getResult();
+    Value combined = isMax ? Value(arith::MaximumFOp::create(elseBuilder, loc,
+                                                             lanesResult, init))
+                           : Value(arith::MinimumFOp::create(
+                                 elseBuilder, loc, lanesResult, init));
     scf::YieldOp::create(elseBuilder, loc, combined);
     LLVM_DEBUG(llvm::dbgs()
                << "vectorized a max/min reduction of " << lanes << " lanes\n");

@@ -40,13 +40,6 @@ struct Contraction {
 /// a panel (moves with j at unit stride, with none of the parallel loops).
 std::optional<Contraction> matchContraction(mlir::affine::AffineForOp root);
 
-/// The map operands of an affine load or store of the matched nest with
-/// its induction variables replaced through `ivMap` (old loop -> the value
-/// standing for it in the rewritten nest).
-llvm::SmallVector<mlir::Value>
-remapOperands(mlir::ValueRange mapOperands,
-              const llvm::DenseMap<mlir::Value, mlir::Value> &ivMap);
-
 /// The vector multiply-adds of the rewritten nests' innermost step: for each
 /// row value `rows[r]` (standing for the row loop), `accs[r]` +
 /// broadcast(X[row r, ...]) * `panel`, as one vector.fma; X's other

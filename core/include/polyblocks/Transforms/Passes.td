@@ -314,6 +314,10 @@ def PBRegisterTileContraction
     (`%xpack[%it / MR, %k - %kt, r]`), so the `MR` broadcasts of one `k`
     step read `MR` consecutive elements instead of `MR` streams a row of
     `X` apart. The rows left over after the whole tiles are read in place.
+    (On a 2-core Zen 3, `pbtool bench bench/kernels/gemm_1024.mlir
+    --repetitions=30` with and without, alternately, three times: median
+    16.2-16.5 ms vs 18.7-19.0 ms; `gemm_256.mlir`, whose 256 KiB block stays
+    in the 512 KiB L2, measured 0.31-0.38 ms packed vs 0.24-0.28 ms not.)
     The multiply and add are contracted into `vector.fma` (one rounding, as
     BLAS libraries do). The rows are covered by as few tiles of at most
     `rows` rows as possible, as even as possible (`MR` = 6 for 1024 rows and
@@ -590,7 +594,9 @@ def PBHoistStackBuffers : Pass<"pb-hoist-stack-buffers", "::mlir::func::FuncOp">
     function. LLVM allocates an alloca left in a loop body again on every
     iteration, so a 32 KiB packed panel inside the column-tile loop of a
     matmul that runs sequentially (`--no-parallel`, or a loop too small to
-    parallelize) would grow the stack by 32 KiB per tile until it overflows.
+    parallelize) would grow the stack by 32 KiB per tile until it overflows
+    (`pbtool bench bench/kernels/gemm_2048.mlir --no-parallel` did: 128
+    tiles x 4 k blocks).
     Moved, each thread (each iteration of a parallel loop, which S4 gives
     its own allocation scope) has one buffer that the sequential iterations
     reuse: its contents are undefined when it is allocated either way, so
@@ -621,8 +627,9 @@ def PBVectorizeMaxReductions
     and whose trip count is a multiple of the vector width (`vector-bits`).
     `maximumf` propagates NaN and orders -0 below +0; on x86 that is five
     instructions per vector (LLVM's loop vectorizer emits compare, blends
-    and a NaN check around `vmaxps`). The row maximum of a softmax spends
-    them on every element. The loop becomes
+    and a NaN check around `vmaxps`: `pbtool compile
+    bench/kernels/softmax.mlir --emit=asm` without this pass). The row
+    maximum of a softmax spends them on every element. The loop becomes
 
     ```mlir
     %m, %f = affine.for %j = 0 to 1024 step 8
@@ -642,7 +649,11 @@ def PBVectorizeMaxReductions
     so the exact loop runs only for rows holding a NaN or an infinity
     (whose maximum the fast loop could get wrong) or whose maximum is zero
     (whose sign it could get wrong); every result equals the original's.
-    Other loops are left alone.
+    Other loops are left alone. (On a 2-core Zen 3, softmax over 64 x 1024
+    f32, in L2, `pbtool bench --no-parallel --repetitions=2000` with and
+    without, alternately, three times: min 0.0394-0.0397 ms vs
+    0.0413-0.0415 ms; the 4096 x 1024 case is bound by memory and showed no
+    difference.)
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"256",
