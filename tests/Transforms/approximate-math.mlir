@@ -1,30 +1,38 @@
 // RUN: pb-opt %s -split-input-file -pb-approximate-math | FileCheck %s
 
 // f32 exp, scalar or vector, becomes inline arithmetic: no math.exp is left
-// (no libm call). k = round(x log2(e)) comes from adding 1.5 * 2^23
-// (0x4B400000) in a fused multiply-add, clamped to 127 on that sum
-// (0x4B40007F), and 2^k from the sum's bits, (bits + 127) << 23: no floor,
-// no float-to-integer conversion.
+// (no libm call). k = round(x log2(e)) comes from adding 1.5 * 2^23 + 127
+// (0x4B40007F) in a fused multiply-add, clamped to k <= 127 on that sum
+// (0x4B4000FE), and 2^k from the sum's bits shifted, bits << 23 (the low
+// bits hold k + 127): no floor, no float-to-integer conversion, no integer
+// add. x is clamped from below only; exp(r) is 1 + r (1 + r p(r)), two
+// fused multiply-adds ending in + 1.
 // CHECK-LABEL: func @exp_f32
-// CHECK-DAG:     %[[SHIFT:.*]] = arith.constant 0x4B400000 : f32
+// CHECK-DAG:     %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-DAG:     %[[SHIFT:.*]] = arith.constant 0x4B40007F : f32
 // CHECK-DAG:     %[[LOG2E:.*]] = arith.constant 1.44269502 : f32
-// CHECK-DAG:     %[[C127:.*]] = arith.constant 127 : i32
 // CHECK-DAG:     %[[C23:.*]] = arith.constant 23 : i32
-// CHECK-DAG:     %[[TOP:.*]] = arith.constant 0x4B40007F : f32
+// CHECK-DAG:     %[[TOP:.*]] = arith.constant 0x4B4000FE : f32
+// CHECK-DAG:     %[[LOW:.*]] = arith.constant -8.780000e+01 : f32
 // CHECK-NOT:     math.exp
-// CHECK:         %[[RAW:.*]] = math.fma %{{.*}}, %[[LOG2E]], %[[SHIFT]] : f32
+// CHECK:         %[[GE:.*]] = arith.cmpf uge, %[[X:.*]], %[[LOW]] : f32
+// CHECK:         %[[XC:.*]] = arith.select %[[GE]], %[[X]], %[[LOW]] : f32
+// CHECK:         %[[RAW:.*]] = math.fma %[[XC]], %[[LOG2E]], %[[SHIFT]] : f32
 // CHECK:         %[[LE:.*]] = arith.cmpf ule, %[[RAW]], %[[TOP]] : f32
 // CHECK:         %[[SUM:.*]] = arith.select %[[LE]], %[[RAW]], %[[TOP]] : f32
 // CHECK:         %[[K:.*]] = arith.subf %[[SUM]], %[[SHIFT]] : f32
-// CHECK:         math.fma %{{.*}}, %[[K]], %{{.*}} : f32
+// CHECK:         %[[RHI:.*]] = math.fma %{{.*}}, %[[K]], %[[XC]] : f32
+// CHECK:         %[[R:.*]] = math.fma %{{.*}}, %[[K]], %[[RHI]] : f32
+// CHECK:         %[[Q:.*]] = math.fma %{{.*}}, %[[R]], %[[ONE]] : f32
+// CHECK:         %[[ER:.*]] = math.fma %[[Q]], %[[R]], %[[ONE]] : f32
 // CHECK:         %[[BITS:.*]] = arith.bitcast %[[SUM]] : f32 to i32
-// CHECK:         %[[BIASED:.*]] = arith.addi %[[BITS]], %[[C127]] : i32
-// CHECK:         %[[EXP:.*]] = arith.shli %[[BIASED]], %[[C23]] : i32
+// CHECK:         %[[EXP:.*]] = arith.shli %[[BITS]], %[[C23]] : i32
 // CHECK:         %[[POW:.*]] = arith.bitcast %[[EXP]] : i32 to f32
-// CHECK:         arith.mulf %{{.*}}, %[[POW]] : f32
+// CHECK:         arith.mulf %[[ER]], %[[POW]] : f32
 // CHECK:         arith.shli %{{.*}} : vector<8xi32>
 // CHECK-NOT:     math.floor
 // CHECK-NOT:     arith.fptosi
+// CHECK-NOT:     arith.addi
 // CHECK-NOT:     math.exp
 // CHECK:         return
 func.func @exp_f32(%x: f32, %v: vector<8xf32>) -> (f32, vector<8xf32>) {

@@ -1,5 +1,6 @@
 // RUN: %pbtool crosscheck %s | FileCheck %s
 // RUN: %pbtool run %s --function=exp_wide --input="8xf32=0 1 -1 0.887 -0.87 -1.04 0.5 0.001" | FileCheck %s --check-prefix=SPECIAL
+// RUN: %pbtool run %s --function=exp_wide --input="8xf32=0.888 1e28 inf -inf nan 3.4e36 0.8872 -0.8768" | FileCheck %s --check-prefix=BEYOND
 // CHECK: PASS @exp_wide
 // CHECK: PASS @expm1_exp2
 // CHECK: PASS @log_wide
@@ -12,6 +13,10 @@
 // exp(0), exp(100) = inf, exp(-100) (subnormal, may flush to 0), exp(88.7),
 // exp(-87), exp(-104) = 0, exp(50), exp(0.1):
 // SPECIAL: result0: 8xf32=[1 inf {{[0-9.e-]+}} 3.32{{[0-9]*}}e+38 1.645{{[0-9]*}}e-38 0 5.1847{{[0-9]*}}e+21 1.10517]
+// Beyond the largest float (x = 88.8, 1e30, +inf, 3.4e38: +inf, though x is
+// not clamped from above), -inf, NaN, exp(88.72) just below the largest
+// float and exp(-87.68) among the subnormals:
+// BEYOND: result0: 8xf32=[inf inf inf 0 nan inf 3.3931{{[0-9]*}}e+38 8.33{{[0-9]*}}e-39]
 #id = affine_map<(d0) -> (d0)>
 module {
   func.func @exp_wide(%x: tensor<8xf32>) -> tensor<8xf32> {
