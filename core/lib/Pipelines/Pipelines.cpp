@@ -142,6 +142,9 @@ void buildS1Pipeline(OpPassManager &pm, const PipelineOptions &options) {
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // The same program, the same IR: bufferization's constant globals in a
+  // fixed order.
+  pm.addPass(createPBOrderConstantGlobals());
   bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.hoistStaticAllocs = true;
   outParams.modifyPublicFunctions = true;

@@ -89,6 +89,33 @@ def PBPrepareEntryPoints : Pass<"pb-prepare-entry-points", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }
 
+def PBOrderConstantGlobals : Pass<"pb-order-constant-globals", "::mlir::ModuleOp"> {
+  let summary = "Name and order the globals of tensor constants by their first use";
+  let description = [{
+    One-shot bufferization turns each tensor constant into a private
+    `memref.global @__constant_<shape>x<type>` (`_0`, `_1`, ... for further
+    ones of that type), in the order in which it visits the functions, which
+    can change from run to run: the same program then gave different IR and
+    object files. This pass renames those globals in the order of their
+    first `memref.get_global` in the module (unused ones after, in module
+    order) and puts them at the top of the module in that order, so that
+    the output depends on the program only.
+
+    ```mlir
+    memref.global "private" constant @__constant_3xf32_0 : memref<3xf32> = dense<2.0>
+    memref.global "private" constant @__constant_3xf32 : memref<3xf32> = dense<1.0>
+    func.func @f() { %a = memref.get_global @__constant_3xf32_0 ... }
+    func.func @g() { %b = memref.get_global @__constant_3xf32 ... }
+    // becomes
+    memref.global "private" constant @__constant_3xf32 : memref<3xf32> = dense<2.0>
+    memref.global "private" constant @__constant_3xf32_0 : memref<3xf32> = dense<1.0>
+    func.func @f() { %a = memref.get_global @__constant_3xf32 ... }
+    func.func @g() { %b = memref.get_global @__constant_3xf32_0 ... }
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def PBReturnStatus : Pass<"pb-return-status", "::mlir::ModuleOp"> {
   let summary = "Make every public function return an i32 status (0 = success)";
   let description = [{
