@@ -13,6 +13,7 @@
 #include "polyblocks/Transforms/Passes.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -65,29 +66,37 @@ struct OrderConstantGlobalsPass
       if (isConstantGlobal(global))
         ordered.insert(global);
 
+    // The new names, in that order: every old name leaves the table first,
+    // so that a new name never meets an old one.
     SmallVector<memref::GlobalOp> globals = ordered.takeVector();
-    // Names that none of them can hold yet, so that renaming one never
-    // meets another's old name; then the final names in that order, and
-    // the globals at the top of the module in that order.
-    for (auto [index, global] : llvm::enumerate(globals))
-      if (failed(table.rename(global, (kPrefix + "unordered_" + Twine(index) +
-                                       "_" + global.getSymName())
-                                          .str())))
-        return signalPassFailure();
+    llvm::DenseMap<StringAttr, StringAttr> renamed;
+    for (memref::GlobalOp global : globals)
+      table.remove(global);
     Operation *previous = nullptr;
     for (memref::GlobalOp global : globals) {
+      StringAttr old = global.getSymNameAttr();
       std::string base = getBaseName(global);
       std::string name = base;
       for (unsigned suffix = 0; table.lookup(name); ++suffix)
         name = base + "_" + std::to_string(suffix);
-      if (failed(table.rename(global, name)))
-        return signalPassFailure();
+      global.setSymName(name);
+      // At the top of the module, in that order.
       if (previous)
         global->moveAfter(previous);
       else
         global->moveBefore(&module.getBody()->front());
       previous = global;
+      renamed[old] = table.insert(global);
     }
+    // The uses, in one walk over the module.
+    AttrTypeReplacer replacer;
+    replacer.addReplacement([&](SymbolRefAttr ref) -> std::optional<Attribute> {
+      auto it = renamed.find(ref.getRootReference());
+      if (it == renamed.end())
+        return std::nullopt;
+      return SymbolRefAttr::get(it->second, ref.getNestedReferences());
+    });
+    replacer.recursivelyReplaceElementsIn(module);
   }
 };
 
