@@ -118,6 +118,12 @@ static cl::opt<std::string> extraS3Passes(
              "to S3 (e.g. 'affine-loop-unroll-jam{unroll-jam-factor=4}')"),
     cl::sub(compileCmd), cl::sub(runCmd), cl::sub(crosscheckCmd),
     cl::sub(benchCmd), cl::cat(pbCategory), cl::Hidden);
+static cl::opt<unsigned> l2CacheKiB(
+    flag::kL2CacheKiB,
+    cl::desc("size of one core's L2 cache for the tiling and fusion models, "
+             "in KiB (default: 0, the host's for --cpu=host, else 512)"),
+    cl::init(0), cl::sub(compileCmd), cl::sub(runCmd), cl::sub(crosscheckCmd),
+    cl::sub(benchCmd), cl::cat(pbCategory));
 static cl::opt<unsigned> tileCacheKiB(
     flag::kTileCacheSizeKiB,
     cl::desc("experimental: tile nests for a cache of this size with upstream "
@@ -201,6 +207,7 @@ static std::optional<PipelineOptions> getPipelineOptions() {
   flags.emulateGPU = emulateGPU;
   flags.fuse = fuse;
   flags.tileCacheSizeKiB = tileCacheKiB;
+  flags.l2CacheKiB = l2CacheKiB;
   flags.extraS3Passes = extraS3Passes;
   llvm::Expected<PipelineOptions> options = resolvePipelineOptions(flags);
   if (!options) {

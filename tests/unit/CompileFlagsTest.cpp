@@ -21,15 +21,17 @@ static std::string parse(std::vector<std::string> args, CompileFlags &flags) {
 // An entry of polyblocks_commands.json, as polyblocks_add_kernel writes it.
 TEST(CompileFlagsTest, ReadsACompileDatabaseEntry) {
   CompileFlags flags;
-  EXPECT_EQ(parse({"compile", "--target=cpu", "--cpu=x86-64-v3",
-                   "--no-parallel", "--tile-cache-size-kib", "64"},
-                  flags),
-            "");
+  EXPECT_EQ(
+      parse({"compile", "--target=cpu", "--cpu=x86-64-v3", "--no-parallel",
+             "--tile-cache-size-kib", "64", "--l2-cache-kib=256"},
+            flags),
+      "");
   EXPECT_EQ(flags.target, "cpu");
   EXPECT_EQ(flags.cpu, "x86-64-v3");
   EXPECT_TRUE(flags.noParallel);
   EXPECT_FALSE(flags.fuse);
   EXPECT_EQ(flags.tileCacheSizeKiB, 64u);
+  EXPECT_EQ(flags.l2CacheKiB, 256u);
   EXPECT_EQ(flags.cpuFeatures, "");
 }
 
@@ -58,6 +60,8 @@ TEST(CompileFlagsTest, RejectsWhatPbtoolRejects) {
   EXPECT_EQ(parse({"--tile-cache-size-kib=lots"}, flags),
             "bad value 'lots' for --tile-cache-size-kib (expected a size in "
             "KiB)");
+  EXPECT_EQ(parse({"--l2-cache-kib=-1"}, flags),
+            "bad value '-1' for --l2-cache-kib (expected a size in KiB)");
   EXPECT_EQ(parse({"--cpus=4"}, flags), "unknown pbtool flag '--cpus=4'");
 }
 
@@ -70,6 +74,14 @@ TEST(CompileFlagsTest, ResolvesTheTargetMachine) {
   EXPECT_EQ(options->cpu, "x86-64-v3");
   EXPECT_EQ(options->vectorBits, 256u); // AVX2
   EXPECT_TRUE(options->parallelize);
+  EXPECT_EQ(options->l2CacheKiB, 512u); // not the host: the default
+
+  flags.l2CacheKiB = 2048;
+  options = resolvePipelineOptions(flags);
+  ASSERT_TRUE(static_cast<bool>(options))
+      << llvm::toString(options.takeError());
+  EXPECT_EQ(options->l2CacheKiB, 2048u);
+  flags.l2CacheKiB = 0;
 
   flags.cpu = "x86-64-v4";
   flags.noParallel = true;

@@ -137,8 +137,8 @@ llvm::Error parseCompileFlags(ArrayRef<std::string> args, CompileFlags &flags) {
     bool known = llvm::is_contained(
         std::initializer_list<StringRef>{
             flag::kTarget, flag::kCPU, flag::kChip, flag::kCPUFeatures,
-            flag::kTriple,
-            flag::kTileCacheSizeKiB, flag::kExperimentalS3Passes},
+            flag::kTriple, flag::kTileCacheSizeKiB, flag::kL2CacheKiB,
+            flag::kExperimentalS3Passes},
         name);
     bool other = llvm::is_contained(kOtherValueFlags, name);
     if (!known && !other)
@@ -162,7 +162,9 @@ llvm::Error parseCompileFlags(ArrayRef<std::string> args, CompileFlags &flags) {
       flags.triple = value->str();
     else if (name == flag::kExperimentalS3Passes)
       flags.extraS3Passes = value->str();
-    else if (value->getAsInteger(0, flags.tileCacheSizeKiB))
+    else if (value->getAsInteger(0, name == flag::kL2CacheKiB
+                                        ? flags.l2CacheKiB
+                                        : flags.tileCacheSizeKiB))
       return makeFlagError("bad value '" + *value + "' for --" + name +
                            " (expected a size in KiB)");
   }
@@ -235,6 +237,8 @@ resolvePipelineOptions(const CompileFlags &flags) {
   if (!tm)
     return tm.takeError();
   setCPUParameters(options, **tm);
+  if (flags.l2CacheKiB != 0)
+    options.l2CacheKiB = flags.l2CacheKiB;
   return options;
 }
 

@@ -33,6 +33,7 @@ inline constexpr char kNoParallel[] = "no-parallel";
 inline constexpr char kEmulateGPU[] = "emulate-gpu";
 inline constexpr char kFuse[] = "fuse";
 inline constexpr char kTileCacheSizeKiB[] = "tile-cache-size-kib";
+inline constexpr char kL2CacheKiB[] = "l2-cache-kib";
 inline constexpr char kExperimentalS3Passes[] = "experimental-s3-passes";
 } // namespace flag
 
@@ -49,6 +50,9 @@ struct CompileFlags {
   bool emulateGPU = false;
   bool fuse = false;
   unsigned tileCacheSizeKiB = 0;
+  /// One core's L2 cache in KiB for S3's cost models; 0 = the host's (read
+  /// from the system for --cpu=host), else 512.
+  unsigned l2CacheKiB = 0;
   std::string extraS3Passes;
 };
 
