@@ -115,8 +115,43 @@ func.func @producer_reads_the_buffer(%x: memref<20x64xf32>, %out: memref<18x64xf
 
 // -----
 
+// Five taps (a halo of 4 rows): tiles filling half of the 8 KiB cache (16
+// rows, 12 output rows) would recompute a third of their rows. The smallest
+// tiles that recompute at most a quarter, 16 output rows, take a buffer of
+// 20 rows (5 KiB), which still fits in the cache: fused with those.
+// CHECK-LABEL: func @small_cache_five_taps
+// CHECK-NOT:     memref<44x64xf32> = memref.alloc
+// CHECK:         affine.for %[[T:.*]] = 0 to 3 {
+// CHECK-NEXT:      memref.alloc() {alignment = 64 : i64} : memref<20x64xf32>
+// CHECK:             affine.store %{{.*}}, %{{.*}}[%{{.*}} - %[[T]] * 16, %{{.*}}]
+// CHECK:             affine.load %{{.*}}[%{{.*}} - %[[T]] * 16 + 4, %{{.*}}]
+func.func @small_cache_five_taps(%x: memref<44x64xf32>, %out: memref<40x64xf32>) {
+  %buf = memref.alloc() : memref<44x64xf32>
+  affine.for %i = 0 to 44 {
+    affine.for %j = 0 to 64 {
+      %v = affine.load %x[%i, %j] : memref<44x64xf32>
+      %e = math.exp %v : f32
+      affine.store %e, %buf[%i, %j] : memref<44x64xf32>
+    }
+  }
+  affine.for %i = 0 to 40 {
+    affine.for %j = 0 to 64 {
+      %a = affine.load %buf[%i, %j] : memref<44x64xf32>
+      %b = affine.load %buf[%i + 4, %j] : memref<44x64xf32>
+      %s = arith.addf %a, %b : f32
+      affine.store %s, %out[%i, %j] : memref<40x64xf32>
+    }
+  }
+  memref.dealloc %buf : memref<44x64xf32>
+  return
+}
+
+// -----
+
 // A tile that would recompute more than a quarter of its rows (a halo of 8
-// rows leaves room for tiles of 8) is not worth it. Not fused.
+// rows leaves room for tiles of 8 in half of the cache, and tiles of 32 that
+// would recompute a quarter need 40 rows, more than the whole cache) is not
+// worth it. Not fused.
 // CHECK-LABEL: func @too_much_recomputation
 // CHECK:         memref.alloc() : memref<20x64xf32>
 func.func @too_much_recomputation(%x: memref<20x64xf32>, %out: memref<12x64xf32>) {

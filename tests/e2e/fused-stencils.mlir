@@ -1,5 +1,8 @@
 // RUN: %pbtool crosscheck %s | FileCheck %s
 // RUN: %pbtool compile %s --compile-to=s3 -o - | FileCheck %s --check-prefix=S3
+// RUN: %pbtool crosscheck %s --l2-cache-kib=256 | FileCheck %s
+// RUN: %pbtool compile %s --compile-to=s3 --l2-cache-kib=256 -o - | FileCheck %s --check-prefix=SMALL
+// RUN: %pbtool compile %s --compile-to=s3 --l2-cache-kib=128 -o - | FileCheck %s --check-prefix=TINY
 // CHECK: PASS @separable_blur
 // CHECK: PASS @exp_then_vertical_sum
 // Covers: producer-consumer fusion with recomputation (pb-fuse-producer-slices):
@@ -14,6 +17,20 @@
 // S3-NEXT:      memref.alloc() {{.*}} : memref<{{[0-9]+}}x1996xf32>
 // S3-LABEL: func.func @exp_then_vertical_sum
 // S3:         memref.alloc() {{.*}} : memref<{{[0-9]+}}x2000xf32>
+// With a 256 KiB L2 (--l2-cache-kib), half of it holds 16 rows of the blur:
+// tiles of 12 would recompute a third of their rows, so the blur gets the
+// smallest tiles that recompute a quarter, 16 rows in a buffer of 20 (160
+// KiB, within the whole cache), checked against the reference above; the
+// three-row stencil keeps half the cache (16 rows, tiles of 14). With 128
+// KiB the blur's 20 rows no longer fit: not fused.
+// SMALL-LABEL: func.func @separable_blur
+// SMALL:         memref.alloc() {{.*}} : memref<20x1996xf32>
+// SMALL-LABEL: func.func @exp_then_vertical_sum
+// SMALL:         memref.alloc() {{.*}} : memref<16x2000xf32>
+// TINY-LABEL: func.func @separable_blur
+// TINY:         memref.alloc() {{.*}} : memref<2x300x1996xf32>
+// TINY-LABEL: func.func @exp_then_vertical_sum
+// TINY:         memref.alloc() {{.*}} : memref<10x2000xf32>
 #x = affine_map<(c, i, j, k) -> (c, i, j + k)>
 #y = affine_map<(c, i, j, k) -> (c, i + k, j)>
 #w = affine_map<(c, i, j, k) -> (k)>

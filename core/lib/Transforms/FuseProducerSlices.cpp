@@ -307,16 +307,32 @@ struct FuseProducerSlicesPass
       for (int64_t size : type.getShape().drop_front(c->dim + 1))
         rowBytes *= size;
       int64_t halo = c->maxOffset - c->minOffset;
+      AffineForOp tiled = c->consumerBand[c->dim];
+      int64_t extent =
+          tiled.getConstantUpperBound() - tiled.getConstantLowerBound();
+      auto rowsIn = [&](int64_t bytes) {
+        return bytes / std::max<int64_t>(1, rowBytes);
+      };
+      auto recomputesTooMuch = [&](int64_t tileSize) {
+        return tileSize <= 0 ||
+               halo * 100 >
+                   tileSize * static_cast<int64_t>(maxRecomputePercent);
+      };
       // The tile buffer takes half of the cache; the consumer's inputs and
       // outputs stream through the other half.
-      int64_t budgetRows = static_cast<int64_t>(cacheKiB) * 1024 / 2 /
-                           std::max<int64_t>(1, rowBytes);
-      AffineForOp tiled = c->consumerBand[c->dim];
-      int64_t tileSize = std::min<int64_t>(
-          budgetRows - halo,
-          tiled.getConstantUpperBound() - tiled.getConstantLowerBound());
+      int64_t cacheBytes = static_cast<int64_t>(cacheKiB) * 1024;
+      int64_t tileSize = std::min(rowsIn(cacheBytes / 2) - halo, extent);
+      // Where that recomputes too much (a small cache), the smallest tiles
+      // that do not, if their buffer fits in the whole cache: less room for
+      // the streams, but far cheaper than the full intermediate's round
+      // trip through memory.
+      if (recomputesTooMuch(tileSize) && maxRecomputePercent > 0) {
+        int64_t smallest = llvm::divideCeil(halo * 100, maxRecomputePercent);
+        if (smallest + halo <= rowsIn(cacheBytes))
+          tileSize = std::min(smallest, extent);
+      }
       // Recomputing the halo must stay a small part of the work.
-      if (tileSize <= 0 || halo * 100 > tileSize * maxRecomputePercent) {
+      if (recomputesTooMuch(tileSize)) {
         LLVM_DEBUG(llvm::dbgs() << "not fusing: a tile of " << tileSize
                                 << " rows recomputes too much\n");
         continue;
