@@ -66,6 +66,9 @@ struct OrderConstantGlobalsPass
       if (isConstantGlobal(global))
         ordered.insert(global);
 
+    if (ordered.empty())
+      return;
+
     // The new names, in that order: every old name leaves the table first,
     // so that a new name never meets an old one.
     SmallVector<memref::GlobalOp> globals = ordered.takeVector();
