@@ -334,6 +334,8 @@ void buildS4Pipeline(OpPassManager &pm, const PipelineOptions &options) {
     pm.addPass(createConvertSCFToOpenMPPass());
   }
   addHostExpansions(pm);
+  // Before the math ops are expanded: which loops compute exp, log, ...
+  pm.addNestedPass<func::FuncOp>(createPBInterleaveMathLoops());
   pm.addNestedPass<func::FuncOp>(createPBApproximateMath());
   pm.addPass(createCanonicalizerPass());
 }

@@ -1,0 +1,92 @@
+//===- InterleaveMathLoops.cpp - Side-by-side vectors for exp, log, ... ---===//
+//
+// LLVM's loop vectorizer gives a loop of approximated transcendental
+// functions (pb-approximate-math's exp, log, erf, ...: 15 to 35 operations
+// per element with a dozen or more polynomial coefficients) an interleave
+// count of 1, as its register-pressure estimate counts every coefficient,
+// and the loop unroller then repeats the vector body in sequence. Each
+// vector's dependence chain is long, and one after the other they do not
+// fit in the out-of-order window together: the core waits on latencies.
+// This pass asks LLVM to interleave such loops (llvm.loop.interleave.count
+// on the scf.for, which the lowering to LLVM carries to the loop's latch),
+// so that the instructions of several vectors alternate.
+//
+//===----------------------------------------------------------------------===//
+
+#include "polyblocks/Transforms/Passes.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "pb-interleave-math-loops"
+
+namespace polyblocks {
+#define GEN_PASS_DEF_PBINTERLEAVEMATHLOOPS
+#include "polyblocks/Transforms/Passes.h.inc"
+} // namespace polyblocks
+
+using namespace mlir;
+
+namespace {
+
+/// The interleave count that suits a loop computing `op` on f32 scalars,
+/// or 0 for an op that does not call for one. Measured per function on
+/// 16 x 1024 f32 in L2, one thread, against LLVM's count of 1 (times as a
+/// fraction of it): exp 0.95-0.99 at 4 (1.03 at 2), log 0.74 at 4 (0.90 at
+/// 2), erf 0.96 at 4 (0.98 at 2), 1 / (1 + exp(-x)) 0.77 at 4; tanh 0.96
+/// at 2 but 1.09 at 4, where its expansion spills.
+unsigned getPreferredInterleave(Operation *op) {
+  if (op->getNumResults() != 1 || !op->getResult(0).getType().isF32())
+    return 0;
+  return llvm::StringSwitch<unsigned>(op->getName().getStringRef())
+      .Cases({"math.exp", "math.expm1", "math.exp2", "math.log", "math.log1p",
+              "math.log2", "math.erf"},
+             4)
+      .Case("math.tanh", 2)
+      .Default(0);
+}
+
+struct InterleaveMathLoopsPass
+    : public polyblocks::impl::PBInterleaveMathLoopsBase<
+          InterleaveMathLoopsPass> {
+  using PBInterleaveMathLoopsBase::PBInterleaveMathLoopsBase;
+
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    getOperation().walk([&](scf::ForOp loop) {
+      // Innermost loops on scalars only: those LLVM vectorizes. A loop
+      // PolyBlocks vectorized itself, or one with a region inside, is left
+      // as it is.
+      unsigned count = 0;
+      WalkResult walk = loop.getBody()->walk([&](Operation *op) {
+        if (op->getNumRegions() != 0 ||
+            llvm::any_of(op->getResultTypes(), llvm::IsaPred<VectorType>))
+          return WalkResult::interrupt();
+        if (unsigned preferred = getPreferredInterleave(op))
+          count = count == 0 ? preferred : std::min(count, preferred);
+        return WalkResult::advance();
+      });
+      if (walk.wasInterrupted() || count == 0 || loop->hasAttr(kAnnotationName))
+        return;
+      // Too few iterations to fill the interleaved vectors even once.
+      std::optional<APInt> trips = loop.getStaticTripCount();
+      if (trips && trips->getZExtValue() < minTripCount)
+        return;
+      auto interleave = LLVM::LoopInterleaveAttr::get(
+          context, IntegerAttr::get(IntegerType::get(context, 32), count));
+      loop->setAttr(kAnnotationName,
+                    LLVM::LoopAnnotationAttr::get(context, {}, {}, interleave,
+                                                  {}, {}, {}, {}, {}, {}, {},
+                                                  {}, {}, {}, {}, {}));
+      LLVM_DEBUG(llvm::dbgs() << "interleave count " << count << " for "
+                              << loop.getLoc() << "\n");
+    });
+  }
+
+  /// The attribute of scf.for that SCF-to-ControlFlow moves to the loop's
+  /// latch branch, where it becomes !llvm.loop.
+  static constexpr StringLiteral kAnnotationName = "loop_annotation";
+};
+
+} // namespace
