@@ -31,11 +31,9 @@ using namespace mlir;
 namespace {
 
 /// The interleave count that suits a loop computing `op` on f32 scalars,
-/// or 0 for an op that does not call for one. Measured per function on
-/// 16 x 1024 f32 in L2, one thread, against LLVM's count of 1 (times as a
-/// fraction of it): exp 0.95-0.99 at 4 (1.03 at 2), log 0.74 at 4 (0.90 at
-/// 2), erf 0.96 at 4 (0.98 at 2), 1 / (1 + exp(-x)) 0.77 at 4; tanh 0.96
-/// at 2 but 1.09 at 4, where its expansion spills.
+/// or 0 for an op that does not call for one: 4, or 2 for tanh, whose
+/// expansion spills at 4 (measured per function: the pass's description in
+/// Passes.td).
 unsigned getPreferredInterleave(Operation *op) {
   if (op->getNumResults() != 1 || !op->getResult(0).getType().isF32())
     return 0;
@@ -69,7 +67,9 @@ struct InterleaveMathLoopsPass
       });
       if (walk.wasInterrupted() || count == 0 || loop->hasAttr(kAnnotationName))
         return;
-      // Too few iterations to fill the interleaved vectors even once.
+      // With fewer iterations, the interleaved vector loop (4 x 8 elements
+      // per iteration on AVX2) would run once or not at all, the rest
+      // falling to its scalar remainder.
       std::optional<APInt> trips = loop.getStaticTripCount();
       if (trips && trips->getZExtValue() < minTripCount)
         return;
