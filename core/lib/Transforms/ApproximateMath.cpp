@@ -24,18 +24,18 @@ namespace polyblocks {
 
 using namespace mlir;
 
-namespace {
-
 /// The functions whose approximations pass the f32 tolerances of pbtool
 /// crosscheck against libm over their whole domain
 /// (tests/e2e/math-approximations.mlir).
-static bool isApproximated(StringRef name) {
+bool polyblocks::isApproximatedMathOp(StringRef name) {
   name.consume_front("math.");
   return llvm::StringSwitch<bool>(name)
       .Cases({"exp", "expm1", "exp2", "log", "log1p", "log2", "tanh", "erf"},
              true)
       .Default(false);
 }
+
+namespace {
 
 /// floor(x) = -ceil(-x), exactly; math's expansions then write ceil in
 /// arith.
@@ -223,7 +223,8 @@ struct ApproximateMathPass
                      "rsqrt"});
       patterns.add<FloorViaCeil, ExpF64Approximation>(&getContext());
     } else {
-      populateMathPolynomialApproximationPatterns(patterns, isApproximated);
+      populateMathPolynomialApproximationPatterns(
+          patterns, polyblocks::isApproximatedMathOp);
     }
     patterns.add<ExpF32Approximation>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

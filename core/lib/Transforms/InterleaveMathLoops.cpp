@@ -15,8 +15,6 @@
 
 #include "polyblocks/Transforms/Passes.h"
 
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "pb-interleave-math-loops"
@@ -30,19 +28,16 @@ using namespace mlir;
 
 namespace {
 
-/// The interleave count that suits a loop computing `op` on f32 scalars,
-/// or 0 for an op that does not call for one: 4, or 2 for tanh, whose
-/// expansion spills at 4 (measured per function: the pass's description in
-/// Passes.td).
+/// The interleave count that suits a loop computing `op`, or 0 for an op
+/// that does not call for one: 4 for the f32 functions pb-approximate-math
+/// expands, 2 for tanh, whose expansion spills at 4 (measured per function:
+/// the pass's description in Passes.td).
 unsigned getPreferredInterleave(Operation *op) {
-  if (op->getNumResults() != 1 || !op->getResult(0).getType().isF32())
+  StringRef name = op->getName().getStringRef();
+  if (op->getNumResults() != 1 || !op->getResult(0).getType().isF32() ||
+      !polyblocks::isApproximatedMathOp(name))
     return 0;
-  return llvm::StringSwitch<unsigned>(op->getName().getStringRef())
-      .Cases({"math.exp", "math.expm1", "math.exp2", "math.log", "math.log1p",
-              "math.log2", "math.erf"},
-             4)
-      .Case("math.tanh", 2)
-      .Default(0);
+  return name == "math.tanh" ? 2 : 4;
 }
 
 struct InterleaveMathLoopsPass
@@ -57,15 +52,14 @@ struct InterleaveMathLoopsPass
       // PolyBlocks vectorized itself, or one with a region inside, is left
       // as it is.
       unsigned count = 0;
-      WalkResult walk = loop.getBody()->walk([&](Operation *op) {
-        if (op->getNumRegions() != 0 ||
-            llvm::any_of(op->getResultTypes(), llvm::IsaPred<VectorType>))
-          return WalkResult::interrupt();
-        if (unsigned preferred = getPreferredInterleave(op))
+      for (Operation &op : *loop.getBody()) {
+        if (op.getNumRegions() != 0 ||
+            llvm::any_of(op.getResultTypes(), llvm::IsaPred<VectorType>))
+          return;
+        if (unsigned preferred = getPreferredInterleave(&op))
           count = count == 0 ? preferred : std::min(count, preferred);
-        return WalkResult::advance();
-      });
-      if (walk.wasInterrupted() || count == 0 || loop->hasAttr(kAnnotationName))
+      }
+      if (count == 0 || loop->hasAttr(kAnnotationName))
         return;
       // With fewer iterations, the interleaved vector loop (4 x 8 elements
       // per iteration on AVX2) would run once or not at all, the rest

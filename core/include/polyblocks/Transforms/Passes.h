@@ -26,6 +26,10 @@
 
 namespace polyblocks {
 
+/// Whether pb-approximate-math replaces the math op `name` ("math.exp",
+/// "exp", ...) on f32 by an inline approximation in host code.
+bool isApproximatedMathOp(llvm::StringRef name);
+
 #define GEN_PASS_DECL
 #include "polyblocks/Transforms/Passes.h.inc"
 
