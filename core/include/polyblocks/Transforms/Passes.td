@@ -896,13 +896,16 @@ def PBInterleaveMathLoops : Pass<"pb-interleave-math-loops", "::mlir::func::Func
     lowering to LLVM turns into `!llvm.loop` metadata), unless they run
     fewer than `min-trip-count` iterations.
 
-    Measured on 16 x 1024 f32 in L2, one thread, AVX2 (Zen 3), objects of
-    pbtool with and without this pass alternated in one driver (kernel time
-    with it as a fraction of without): log 0.72, log2 0.73, log1p 0.90,
-    expm1 0.69-0.77, exp2 0.73, 1 / (1 + exp(-x)) 0.81, erf 0.97, exp 0.95,
-    tanh 0.80-0.95 (at 2; 1.09 at 4, where its expansion spills), exp of x
-    minus the row max 0.75; on 4096 x 1024, two
-    threads (`pbtool bench`, 6 alternated rounds): log 0.81, sigmoid 0.77.
+    Measured on AVX2 (Zen 3), pbtool with this pass against pbtool without,
+    order swapped every round, 8 rounds, median of the per-round ratios of
+    min times: the log of tests/Pipelines/s4-interleave-math-loops.mlir
+    (64 x 1024, `pbtool bench FILE --no-parallel --repetitions=20000`)
+    0.75; the same at 4096 x 1024 on two threads (`sed s/64x1024/4096x1024/g`,
+    `--repetitions=40`) 0.83. Per function, 16 x 1024 f32 in L2, one thread,
+    the two objects linked into one driver and alternated (min of 3000
+    calls): log 0.72, log2 0.73, log1p 0.90, expm1 0.69-0.77, exp2 0.73,
+    1 / (1 + exp(-x)) 0.81, erf 0.97, exp 0.95, exp of x minus the row max
+    0.75, tanh 0.80-0.95 at 2 (1.09 at 4, where its expansion spills).
     Loops with a reduction (softmax's sum of exps) already get 4 from LLVM.
 
     ```mlir
