@@ -62,6 +62,38 @@ class DnnlConv {
   std::unique_ptr<Impl> impl_;
 };
 
+// Softmax over the last axis of a rows x cols row-major f32 matrix: a oneDNN
+// softmax_v2 primitive (softmax_accurate: subtracts the row max) on plain
+// tensors wrapping the caller's buffers.
+class DnnlSoftmax {
+ public:
+  DnnlSoftmax(int rows, int cols, const float* x, float* y);
+  ~DnnlSoftmax();
+  void run();
+  std::string impl() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Layer normalization over the last axis of a rows x cols row-major f32
+// matrix, (x - mean) / sqrt(var + epsilon) * gamma + beta: a oneDNN
+// layer_normalization primitive (forward inference, statistics computed,
+// use_scale | use_shift) on plain tensors wrapping the caller's buffers.
+class DnnlLayerNorm {
+ public:
+  DnnlLayerNorm(int rows, int cols, float epsilon, const float* x, const float* gamma,
+                const float* beta, float* y);
+  ~DnnlLayerNorm();
+  void run();
+  std::string impl() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
 // --- Halide 14 (anchors_halide.cpp) ------------------------------------------
 // The separable 5-tap blur of examples/blur over a 3 x 2048 x 2048 image
 // (channel-major, like the MLIR tensor<3x2048x2048xf32>) into 3 x 2044 x 2044,

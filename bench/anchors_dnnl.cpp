@@ -1,5 +1,5 @@
 // oneDNN anchors (oneDNN 2.6 C++ API): dnnl_sgemm, a matmul primitive with
-// bias + relu post-op, and forward convolutions.
+// bias + relu post-op, forward convolutions, softmax and layer normalization.
 #include "anchors.h"
 
 #include <oneapi/dnnl/dnnl.hpp>
@@ -142,6 +142,76 @@ void DnnlConv::output_nhwc(float* out) {
   dnnl::reorder(impl_->dst, user_dst).execute(impl_->strm, impl_->dst, user_dst);
   impl_->strm.wait();
 }
+
+// --- softmax and layer normalization -------------------------------------------
+struct DnnlSoftmax::Impl {
+  dnnl::stream strm{cpu_engine()};
+  dnnl::softmax_v2_forward::primitive_desc pd;
+  dnnl::softmax_v2_forward prim;
+  memory src, dst;
+};
+
+DnnlSoftmax::DnnlSoftmax(int rows, int cols, const float* x, float* y) : impl_(new Impl) {
+  auto& eng = cpu_engine();
+  memory::desc md({rows, cols}, dt::f32, tag::ab);
+  dnnl::softmax_v2_forward::desc desc(dnnl::prop_kind::forward_inference,
+                                      dnnl::algorithm::softmax_accurate, md, md, 1);
+  impl_->pd = dnnl::softmax_v2_forward::primitive_desc(desc, eng);
+  impl_->prim = dnnl::softmax_v2_forward(impl_->pd);
+  impl_->src = memory(md, eng, const_cast<float*>(x));
+  impl_->dst = memory(md, eng, y);
+}
+
+DnnlSoftmax::~DnnlSoftmax() = default;
+
+void DnnlSoftmax::run() {
+  impl_->prim.execute(impl_->strm, {{DNNL_ARG_SRC, impl_->src}, {DNNL_ARG_DST, impl_->dst}});
+  impl_->strm.wait();
+}
+
+std::string DnnlSoftmax::impl() const { return impl_->pd.impl_info_str(); }
+
+struct DnnlLayerNorm::Impl {
+  dnnl::stream strm{cpu_engine()};
+  dnnl::layer_normalization_forward::primitive_desc pd;
+  dnnl::layer_normalization_forward prim;
+  memory src, dst, scale, shift, mean, variance;
+};
+
+DnnlLayerNorm::DnnlLayerNorm(int rows, int cols, float epsilon, const float* x, const float* gamma,
+                             const float* beta, float* y)
+    : impl_(new Impl) {
+  auto& eng = cpu_engine();
+  memory::desc md({rows, cols}, dt::f32, tag::ab);
+  memory::desc row_md({cols}, dt::f32, tag::a);
+  dnnl::layer_normalization_forward::desc desc(
+      dnnl::prop_kind::forward_inference, md, epsilon,
+      dnnl::normalization_flags::use_scale | dnnl::normalization_flags::use_shift);
+  impl_->pd = dnnl::layer_normalization_forward::primitive_desc(desc, eng);
+  impl_->prim = dnnl::layer_normalization_forward(impl_->pd);
+  impl_->src = memory(md, eng, const_cast<float*>(x));
+  impl_->dst = memory(md, eng, y);
+  impl_->scale = memory(row_md, eng, const_cast<float*>(gamma));
+  impl_->shift = memory(row_md, eng, const_cast<float*>(beta));
+  // Statistics the primitive computes (inference: not outputs, but some
+  // implementations still ask for room for them).
+  impl_->mean = memory(impl_->pd.mean_desc(), eng);
+  impl_->variance = memory(impl_->pd.variance_desc(), eng);
+}
+
+DnnlLayerNorm::~DnnlLayerNorm() = default;
+
+void DnnlLayerNorm::run() {
+  impl_->prim.execute(impl_->strm, {{DNNL_ARG_SRC, impl_->src},
+                                    {DNNL_ARG_DST, impl_->dst},
+                                    {DNNL_ARG_SCALE, impl_->scale},
+                                    {DNNL_ARG_SHIFT, impl_->shift},
+                                    {DNNL_ARG_MEAN, impl_->mean},
+                                    {DNNL_ARG_VARIANCE, impl_->variance}});
+  impl_->strm.wait();
+}
+
+std::string DnnlLayerNorm::impl() const { return impl_->pd.impl_info_str(); }
 
 // oneDNN's name for a blocked layout, e.g. "acdb" (nhwc) or "aBcd8b" (channels
 // in blocks of 8): dimensions outermost first, a blocked one in upper case,

@@ -279,12 +279,21 @@ void bench_softmax() {
     for (int j = 0; j < C; ++j) ref[std::size_t(i) * C + j] = float(std::exp(double(xi[j]) - m) / sum);
   }
   StreamTriad& tr = triad();
+  Buffer y_dnnl(R * C);
+  DnnlSoftmax dnnl(R, C, x.data(), y_dnnl.data());
   Status st;
   int reps = 0;
-  const auto t = interleave({[&] { st(softmax(x.data(), y.data())); }, [&] { tr.run(); }},
-                            &reps);
-  add_row(name, "STREAM triad", Unit::GBs, 2.0 * R * C * sizeof(float), tr.bytes(), t[0], t[1],
+  const auto t = interleave(
+      {[&] { st(softmax(x.data(), y.data())); }, [&] { tr.run(); }, [&] { dnnl.run(); }}, &reps);
+  const double bytes = 2.0 * R * C * sizeof(float);
+  add_row(name, "STREAM triad", Unit::GBs, bytes, tr.bytes(), t[0], t[1],
           max_rel_err(y.data(), ref.data(), y.size()), reps, st.ok());
+  add_row(name, "oneDNN softmax", Unit::GBs, bytes, bytes, t[0], t[2],
+          max_rel_err(y.data(), y_dnnl.data(), y.size()), reps, st.ok());
+  g_notes.push_back(name +
+                    ": oneDNN softmax_v2 (softmax_accurate) on plain row-major tensors, "
+                    "implementation `" +
+                    dnnl.impl() + "`.");
 }
 
 void bench_layernorm() {
@@ -308,13 +317,22 @@ void bench_layernorm() {
       ref[std::size_t(i) * C + j] = float((xi[j] - mean) * rstd * gamma[j] + beta[j]);
   }
   StreamTriad& tr = triad();
+  Buffer y_dnnl(R * C);
+  DnnlLayerNorm dnnl(R, C, 1e-5f, x.data(), gamma.data(), beta.data(), y_dnnl.data());
   Status st;
   int reps = 0;
-  const auto t = interleave(
-      {[&] { st(layernorm(x.data(), gamma.data(), beta.data(), y.data())); }, [&] { tr.run(); }},
-      &reps);
-  add_row(name, "STREAM triad", Unit::GBs, 2.0 * R * C * sizeof(float), tr.bytes(), t[0], t[1],
+  const auto t = interleave({[&] { st(layernorm(x.data(), gamma.data(), beta.data(), y.data())); },
+                             [&] { tr.run(); }, [&] { dnnl.run(); }},
+                            &reps);
+  const double bytes = 2.0 * R * C * sizeof(float);
+  add_row(name, "STREAM triad", Unit::GBs, bytes, tr.bytes(), t[0], t[1],
           max_rel_err(y.data(), ref.data(), y.size()), reps, st.ok());
+  add_row(name, "oneDNN layer norm", Unit::GBs, bytes, bytes, t[0], t[2],
+          max_rel_err(y.data(), y_dnnl.data(), y.size()), reps, st.ok());
+  g_notes.push_back(name +
+                    ": oneDNN layer_normalization (forward inference, statistics "
+                    "computed, scale and shift) on plain row-major tensors, implementation `" +
+                    dnnl.impl() + "`.");
 }
 
 void bench_blur() {

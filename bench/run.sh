@@ -129,7 +129,9 @@ busy_after="$(cpu_busy_percent)"
   counted on either side, so a kernel that streams as fast as the triad shows
   about 0.89x (2 counted of 3 moved vs 3 of 4). The triad moves 768 MiB per
   call (DRAM); the softmax and layernorm tensors are 16 MiB each and this
-  CPU's L3 is $l3, so those two may run partly from cache.
+  CPU's L3 is $l3, so those two may run partly from cache. Their rows
+  against oneDNN's softmax and layer normalization count the same bytes on
+  both sides.
 - A machine shared with other work (see the CPU use above) makes the
   numbers noisy, most of all for kernels made of many short parallel regions
   (a parallel loop inside a sequential one forks and joins the threads at
@@ -137,8 +139,8 @@ busy_after="$(cpu_busy_percent)"
 - The blur row is in milliseconds per call (lower is faster); the ratio is
   still ours/anchor speed.
 - Max rel err: max |ours - ref| / max(|ref|, 1% of max |ref|); ref is the
-  anchor's output, except for the memory-bound rows (C++ double-precision
-  reference). Rows above 1e-3 are marked FAIL.
+  anchor's output, except for the rows against the triad (C++
+  double-precision reference). Rows above 1e-3 are marked FAIL.
 - One OpenMP runtime: our kernels need LLVM's libomp; pb-bench links it
   instead of GCC's libgomp, and oneDNN, OpenBLAS (its OpenMP build) and the
   STREAM/peak loops reach it through libomp's GOMP_* entry points; Halide's
