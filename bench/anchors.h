@@ -80,7 +80,8 @@ class DnnlSoftmax {
 // Layer normalization over the last axis of a rows x cols row-major f32
 // matrix, (x - mean) / sqrt(var + epsilon) * gamma + beta: a oneDNN
 // layer_normalization primitive (forward inference, statistics computed,
-// use_scale | use_shift) on plain tensors wrapping the caller's buffers.
+// use_scale | use_shift; the mean and variance stay inside the primitive)
+// on plain tensors wrapping the caller's buffers.
 class DnnlLayerNorm {
  public:
   DnnlLayerNorm(int rows, int cols, float epsilon, const float* x, const float* gamma,

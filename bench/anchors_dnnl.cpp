@@ -175,7 +175,7 @@ struct DnnlLayerNorm::Impl {
   dnnl::stream strm{cpu_engine()};
   dnnl::layer_normalization_forward::primitive_desc pd;
   dnnl::layer_normalization_forward prim;
-  memory src, dst, scale, shift, mean, variance;
+  memory src, dst, scale, shift;
 };
 
 DnnlLayerNorm::DnnlLayerNorm(int rows, int cols, float epsilon, const float* x, const float* gamma,
@@ -193,10 +193,6 @@ DnnlLayerNorm::DnnlLayerNorm(int rows, int cols, float epsilon, const float* x, 
   impl_->dst = memory(md, eng, y);
   impl_->scale = memory(row_md, eng, const_cast<float*>(gamma));
   impl_->shift = memory(row_md, eng, const_cast<float*>(beta));
-  // Statistics the primitive computes (inference: not outputs, but some
-  // implementations still ask for room for them).
-  impl_->mean = memory(impl_->pd.mean_desc(), eng);
-  impl_->variance = memory(impl_->pd.variance_desc(), eng);
 }
 
 DnnlLayerNorm::~DnnlLayerNorm() = default;
@@ -205,9 +201,7 @@ void DnnlLayerNorm::run() {
   impl_->prim.execute(impl_->strm, {{DNNL_ARG_SRC, impl_->src},
                                     {DNNL_ARG_DST, impl_->dst},
                                     {DNNL_ARG_SCALE, impl_->scale},
-                                    {DNNL_ARG_SHIFT, impl_->shift},
-                                    {DNNL_ARG_MEAN, impl_->mean},
-                                    {DNNL_ARG_VARIANCE, impl_->variance}});
+                                    {DNNL_ARG_SHIFT, impl_->shift}});
   impl_->strm.wait();
 }
 

@@ -300,6 +300,7 @@ void bench_layernorm() {
   const std::string name = "layernorm 4096x1024";
   if (!selected(name)) return;
   constexpr int R = LAYERNORM_X_DIM0, C = LAYERNORM_X_DIM1;
+  constexpr float kEpsilon = 1e-5f;  // as in kernels/layernorm.mlir
   Buffer x(R * C), gamma(C), beta(C), y(R * C), ref(R * C);
   fill_random(x, 10, -2.0f, 3.0f);
   fill_random(gamma, 11, 0.5f, 1.5f);
@@ -312,13 +313,13 @@ void bench_layernorm() {
     mean /= C;
     for (int j = 0; j < C; ++j) var += (xi[j] - mean) * (xi[j] - mean);
     var /= C;
-    const double rstd = 1.0 / std::sqrt(var + 1e-5);
+    const double rstd = 1.0 / std::sqrt(var + kEpsilon);
     for (int j = 0; j < C; ++j)
       ref[std::size_t(i) * C + j] = float((xi[j] - mean) * rstd * gamma[j] + beta[j]);
   }
   StreamTriad& tr = triad();
   Buffer y_dnnl(R * C);
-  DnnlLayerNorm dnnl(R, C, 1e-5f, x.data(), gamma.data(), beta.data(), y_dnnl.data());
+  DnnlLayerNorm dnnl(R, C, kEpsilon, x.data(), gamma.data(), beta.data(), y_dnnl.data());
   Status st;
   int reps = 0;
   const auto t = interleave({[&] { st(layernorm(x.data(), gamma.data(), beta.data(), y.data())); },
