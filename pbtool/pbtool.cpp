@@ -99,6 +99,12 @@ static cl::opt<bool> noParallel(
     cl::desc("do not run loops on several cores (no OpenMP runtime needed)"),
     cl::sub(compileCmd), cl::sub(runCmd), cl::sub(crosscheckCmd),
     cl::sub(benchCmd), cl::cat(pbCategory));
+static cl::opt<bool> dropAssertions(
+    flag::kDropAssertions,
+    cl::desc("erase the program's run-time checks (cf.assert, e.g. index "
+             "bounds) instead of returning status 8 when one fails"),
+    cl::sub(compileCmd), cl::sub(runCmd), cl::sub(crosscheckCmd),
+    cl::sub(benchCmd), cl::cat(pbCategory));
 static cl::opt<bool> emulateGPU(
     flag::kEmulateGPU,
     cl::desc("for testing a GPU target without a GPU: run each kernel's "
@@ -204,6 +210,7 @@ static std::optional<PipelineOptions> getPipelineOptions() {
   flags.cpuFeatures = cpuFeatures;
   flags.triple = tripleName;
   flags.noParallel = noParallel;
+  flags.dropAssertions = dropAssertions;
   flags.emulateGPU = emulateGPU;
   flags.fuse = fuse;
   flags.tileCacheSizeKiB = tileCacheKiB;
@@ -280,6 +287,12 @@ static bool checkStatus(const KernelSignature &sig, int32_t status,
                         GPUPlatform gpu) {
   if (status == 0)
     return true;
+  if (status == PB_STATUS_CHECK_FAILED) {
+    reportError("@" + sig.name + " returned status " + Twine(status) +
+                ": a run-time check of the program failed (a cf.assert, e.g. "
+                "an index out of range); its results are not valid");
+    return false;
+  }
   reportError("@" + sig.name + " returned status " + Twine(status) +
               (gpu ? Twine(": ") + pbrtGetLastError() : Twine()));
   return false;
@@ -366,7 +379,11 @@ static std::vector<HostTensor> makeRandomArgs(const KernelSignature &sig,
   std::vector<HostTensor> args;
   for (const TensorParam &param : sig.inputs) {
     args.push_back(HostTensor::forParam(param));
-    args.back().fillRandom(rng);
+    // Indices (token ids, gather positions) stay in range.
+    if (param.indexBound)
+      args.back().fillRandomIndices(rng, *param.indexBound);
+    else
+      args.back().fillRandom(rng);
   }
   return args;
 }

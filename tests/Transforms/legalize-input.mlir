@@ -135,13 +135,30 @@ func.func @non_tensor_argument_is_rejected(%a: f32) -> tensor<4xf32> {
 
 // -----
 
-// An op from the scf dialect is not accepted as input.
+// Of the cf dialect only cf.assert is accepted: a branch is rejected.
 
-func.func @scf_op_is_rejected(%a: tensor<4xf32>) -> tensor<4xf32> {
+func.func @cf_branch_is_rejected(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'cf.br' is not supported in an input program: PolyBlocks accepts ops from the builtin, func, linalg, tensor, arith, math, scf and tosa dialects, and cf.assert}}
+  cf.br ^bb1
+^bb1:
+  return %a : tensor<4xf32>
+}
+
+// -----
+
+// Structured control flow (scf) and run-time checks (cf.assert) are accepted.
+
+// CHECK-LABEL: func.func @scf_and_cf_assert_are_accepted
+// CHECK:         cf.assert
+// CHECK:         scf.for
+func.func @scf_and_cf_assert_are_accepted(%a: tensor<4xf32>, %n: tensor<i64>) -> tensor<4xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
-  // expected-error@+1 {{'scf.for' is not supported in an input program: PolyBlocks accepts ops from the builtin, func, linalg, tensor, arith, math and tosa dialects}}
+  %c0_i64 = arith.constant 0 : i64
+  %v = tensor.extract %n[] : tensor<i64>
+  %ok = arith.cmpi sge, %v, %c0_i64 : i64
+  cf.assert %ok, "n must not be negative"
   %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%t = %a) -> tensor<4xf32> {
     scf.yield %t : tensor<4xf32>
   }
@@ -153,7 +170,7 @@ func.func @scf_op_is_rejected(%a: tensor<4xf32>) -> tensor<4xf32> {
 // An op from the memref dialect is not accepted as input.
 
 func.func @memref_op_is_rejected(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error@+1 {{'memref.alloc' is not supported in an input program: PolyBlocks accepts ops from the builtin, func, linalg, tensor, arith, math and tosa dialects}}
+  // expected-error@+1 {{'memref.alloc' is not supported in an input program: PolyBlocks accepts ops from the builtin, func, linalg, tensor, arith, math, scf and tosa dialects, and cf.assert}}
   %0 = memref.alloc() : memref<4xf32>
   return %a : tensor<4xf32>
 }

@@ -115,3 +115,33 @@ func.func @scratch(%a: memref<8xf32>, %b: memref<8xf32>) {
   }
   return
 }
+
+// -----
+
+// Sequential work is launched where the last of it was: an allocation the
+// host makes between a scalar read and the control flow that uses both
+// stays before the launch.
+// CHECK-LABEL: func @sequential_work_around_an_allocation
+// CHECK:         %[[ALLOC:.*]] = memref.alloc() : memref<4xf32>
+// CHECK:         gpu.launch
+// CHECK:           memref.load
+// CHECK:           scf.if
+// CHECK:             affine.store %{{.*}}, %[[ALLOC]]
+// CHECK:         memref.dealloc %[[ALLOC]]
+func.func @sequential_work_around_an_allocation(%p: memref<f32>, %b: memref<4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %v = memref.load %p[] : memref<f32>
+  %positive = arith.cmpf ogt, %v, %zero : f32
+  %alloc = memref.alloc() : memref<4xf32>
+  scf.if %positive {
+    affine.for %i = 0 to 4 {
+      affine.store %v, %alloc[%i] : memref<4xf32>
+    }
+  }
+  affine.for %i = 0 to 4 {
+    %w = affine.load %alloc[%i] : memref<4xf32>
+    affine.store %w, %b[%i] : memref<4xf32>
+  }
+  memref.dealloc %alloc : memref<4xf32>
+  return
+}

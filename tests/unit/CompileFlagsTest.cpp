@@ -23,9 +23,11 @@ TEST(CompileFlagsTest, ReadsACompileDatabaseEntry) {
   CompileFlags flags;
   EXPECT_EQ(
       parse({"compile", "--target=cpu", "--cpu=x86-64-v3", "--no-parallel",
-             "--tile-cache-size-kib", "64", "--l2-cache-kib=256"},
+             "--tile-cache-size-kib", "64", "--l2-cache-kib=256",
+             "--drop-assertions"},
             flags),
       "");
+  EXPECT_TRUE(flags.dropAssertions);
   EXPECT_EQ(flags.target, "cpu");
   EXPECT_EQ(flags.cpu, "x86-64-v3");
   EXPECT_TRUE(flags.noParallel);

@@ -136,9 +136,9 @@ INSTANTIATE_TEST_SUITE_P(
                    "must be ranked tensors"},
         BadProgram{"dialect",
                    "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> { "
-                   "scf.execute_region { scf.yield } return %a : "
+                   "%m = memref.alloca() : memref<4xf32> return %a : "
                    "tensor<4xf32> }",
-                   "'scf.execute_region' is not supported"},
+                   "'memref.alloca' is not supported"},
         BadProgram{"no_public",
                    "func.func private @f() { return }", "no public function"},
         BadProgram{"declaration",

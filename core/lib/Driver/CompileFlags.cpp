@@ -123,14 +123,15 @@ llvm::Error parseCompileFlags(ArrayRef<std::string> args, CompileFlags &flags) {
 
     // Boolean flags never take the next argument.
     if (name == flag::kNoParallel || name == flag::kFuse ||
-        name == flag::kEmulateGPU) {
+        name == flag::kEmulateGPU || name == flag::kDropAssertions) {
       std::optional<bool> on = value ? parseBool(*value) : true;
       if (!on)
         return makeFlagError("bad value '" + *value + "' for --" + name +
                              " (expected true or false)");
-      (name == flag::kNoParallel ? flags.noParallel
-       : name == flag::kFuse     ? flags.fuse
-                                 : flags.emulateGPU) = *on;
+      (name == flag::kNoParallel       ? flags.noParallel
+       : name == flag::kFuse           ? flags.fuse
+       : name == flag::kDropAssertions ? flags.dropAssertions
+                                       : flags.emulateGPU) = *on;
       continue;
     }
 
@@ -216,6 +217,7 @@ resolvePipelineOptions(const CompileFlags &flags) {
   options.cpuFeatures = flags.cpuFeatures;
   options.triple = flags.triple;
   options.parallelize = !flags.noParallel;
+  options.dropAssertions = flags.dropAssertions;
   options.fuse = flags.fuse;
   options.tileCacheSizeKiB = flags.tileCacheSizeKiB;
   options.extraS3Passes = flags.extraS3Passes;

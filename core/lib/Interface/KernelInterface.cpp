@@ -7,10 +7,12 @@
 
 #include "polyblocks/Interface/KernelInterface.h"
 
+#include "polyblocks/Analysis/IndexBounds.h"
 #include "polyblocks/Support/Version.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/AsmParser/AsmParserState.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -24,6 +26,12 @@
 using namespace mlir;
 
 namespace polyblocks {
+
+/// What an input program may hold, as diagnostics say it (the table is
+/// kInputDialects below).
+static constexpr llvm::StringLiteral kAcceptedOps =
+    "PolyBlocks accepts ops from the builtin, func, linalg, tensor, arith, "
+    "math, scf and tosa dialects, and cf.assert";
 
 // The header templates, embedded from templates/ at build time.
 #include "polyblocks/Interface/HeaderTemplates.inc"
@@ -128,9 +136,7 @@ OwningOpRef<ModuleOp> parseKernelSource(const llvm::SourceMgr &sourceMgr,
           !StringRef(diag.str()).contains("-allow-unregistered-dialect"))
         return failure();
       emitError(diag.getLocation())
-          << "operation from an unregistered dialect: PolyBlocks accepts ops "
-             "from the builtin, func, linalg, tensor, arith, math and tosa "
-             "dialects";
+          << "operation from an unregistered dialect: " << kAcceptedOps;
       return success();
     });
     if (failed(parseAsmSourceFile(sourceMgr, &block, config, asmState)))
@@ -175,7 +181,15 @@ static bool isCIdentifier(StringRef name) {
 }
 
 static constexpr llvm::StringLiteral kInputDialects[] = {
-    "builtin", "func", "linalg", "tensor", "arith", "math", "tosa"};
+    "builtin", "func", "linalg", "tensor", "arith", "math", "scf", "tosa"};
+
+/// Of the cf dialect, an input program may only hold run-time checks:
+/// cf.assert becomes a checked status (pb-lower-assertions); branches
+/// would make functions unstructured.
+static bool isAcceptedInputOp(Operation *op) {
+  StringRef dialect = op->getName().getDialectNamespace();
+  return llvm::is_contained(kInputDialects, dialect) || isa<cf::AssertOp>(op);
+}
 
 static bool hasDynamicShape(Type type) {
   if (auto shaped = dyn_cast<ShapedType>(type))
@@ -248,12 +262,10 @@ LogicalResult checkInputProgram(ModuleOp module) {
       ok = false;
       return WalkResult::skip();
     }
-    StringRef dialect = op->getName().getDialectNamespace();
-    if (!llvm::is_contained(kInputDialects, dialect)) {
+    if (!isAcceptedInputOp(op)) {
       op->emitError() << "'" << op->getName()
-                      << "' is not supported in an input program: PolyBlocks "
-                         "accepts ops from the builtin, func, linalg, tensor, "
-                         "arith, math and tosa dialects";
+                      << "' is not supported in an input program: "
+                      << kAcceptedOps;
       ok = false;
       return WalkResult::skip();
     }
@@ -350,6 +362,7 @@ collectKernelSignatures(ModuleOp module, const AsmParserState *asmState) {
         name = toCIdentifier(text.ltrim('%'), fallback);
       }
       sig.inputs.push_back(makeParam(unique(name), arg.getType(), arg.getLoc()));
+      sig.inputs.back().indexBound = inferIndexBound(arg);
     }
     for (auto [i, type] : llvm::enumerate(func.getResultTypes()))
       sig.results.push_back(

@@ -37,12 +37,14 @@ namespace polyblocks {
 
 static const StageInfo kStages[] = {
     {Stage::S1, "s1", "bufferize", "pb-s1-pipeline",
-     "tensor -> memref: input checks, TOSA to linalg, inlining, one-shot "
-     "bufferization with identity layouts at function boundaries, results "
+     "tensor -> memref: input checks, TOSA to linalg, inlining, tensors "
+     "carried by loops updated in place, one-shot bufferization with "
+     "identity layouts at function boundaries, results "
      "as out-parameters, deallocation, i32 status results"},
     {Stage::S2, "s2", "affine", "pb-s2-pipeline",
      "named ops -> affine: copies and linalg ops on memrefs become affine "
-     "loop nests (convolutions through affine index maps, no im2col)"},
+     "loop nests (convolutions through affine index maps, no im2col); "
+     "run-time checks guard the work they protect and set the status"},
     {Stage::S3, "s3", "optimize", "pb-s3-pipeline",
      "affine, target-aware: full unrolling of short loops, loop order for "
      "unit-stride innermost loops, streamed matmuls with few rows, packed "
@@ -135,10 +137,15 @@ void buildS1Pipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createCSEPass());
   pm.addNestedPass<func::FuncOp>(createPBDecomposeAggregateOps());
   pm.addPass(createPBPrepareEntryPoints());
+  pm.addNestedPass<func::FuncOp>(createPBYieldIntoIterArgs());
   // tensor -> memref
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
+  // Loops of input programs (scf.for / scf.while carrying tensors) may
+  // yield a new buffer each iteration; the deallocation pipeline frees the
+  // previous one.
+  bufferize.allowReturnAllocsFromLoops = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
@@ -151,8 +158,25 @@ void buildS1Pipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
   pm.addPass(createCanonicalizerPass());
   bufferization::buildBufferDeallocationPipeline(pm);
+  // Buffers whose owner is known only at run time (those yielded by loops)
+  // are freed through a helper function taking dynamic memrefs, which the
+  // bare-pointer calling convention cannot pass: it is inlined.
+  pm.addPass(createInlinerPass());
+  pm.addPass(createSymbolDCEPass());
   pm.addPass(createPBReturnStatus());
   pm.addPass(createCanonicalizerPass());
+}
+
+/// What becomes of the input's run-time checks: guarded work and a status,
+/// unless dropped; a GPU's host cannot read the flag in device memory (nor
+/// can the emulation, which keeps the GPU's mapping).
+static PBLowerAssertionsOptions
+getAssertionMode(const PipelineOptions &options) {
+  if (options.dropAssertions)
+    return {"drop"};
+  if (isGPUTarget(options.target))
+    return {"reject"};
+  return {"guard"};
 }
 
 void buildS2Pipeline(OpPassManager &pm, const PipelineOptions &options) {
@@ -160,6 +184,8 @@ void buildS2Pipeline(OpPassManager &pm, const PipelineOptions &options) {
   fpm.addPass(createPBLowerCopies());
   // linalg -> affine
   fpm.addPass(createConvertLinalgToAffineLoopsPass());
+  // cf.assert -> scf.if around the work it guards, and a status
+  fpm.addPass(createPBLowerAssertions(getAssertionMode(options)));
   fpm.addPass(createCanonicalizerPass());
 }
 
@@ -438,6 +464,7 @@ void buildReferencePipeline(OpPassManager &pm, const PipelineOptions &options) {
   fpm.addPass(createPBLowerCopies());
   // linalg -> scf, directly
   fpm.addPass(createConvertLinalgToLoopsPass());
+  fpm.addPass(createPBLowerAssertions(getAssertionMode(options)));
   addHostExpansions(pm);
   buildS5Pipeline(pm, options);
 }
@@ -524,6 +551,11 @@ struct StagePipelineOptions
       llvm::cl::desc("size of one core's level-2 cache, in KiB (default: "
                      "512)"),
       llvm::cl::init(512)};
+  Option<bool> dropAssertions{
+      *this, "drop-assertions",
+      llvm::cl::desc("erase the input's run-time checks (cf.assert) instead "
+                     "of turning them into a status (default: false)"),
+      llvm::cl::init(false)};
   Option<bool> fuse{
       *this, "fuse",
       llvm::cl::desc("experimental: upstream sibling fusion of loop nests in "
@@ -539,6 +571,7 @@ struct StagePipelineOptions
     options.numVectorRegisters = numVectorRegisters;
     options.l1CacheKiB = l1CacheKiB;
     options.l2CacheKiB = l2CacheKiB;
+    options.dropAssertions = dropAssertions;
     return options;
   }
 };

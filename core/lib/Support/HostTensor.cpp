@@ -128,6 +128,12 @@ void HostTensor::fillRandom(std::mt19937_64 &rng) {
   }
 }
 
+void HostTensor::fillRandomIndices(std::mt19937_64 &rng, int64_t bound) {
+  std::uniform_int_distribution<int64_t> index(0, std::max<int64_t>(bound, 1) - 1);
+  for (int64_t i = 0, e = getNumElements(); i < e; ++i)
+    setFromInt64(i, index(rng));
+}
+
 std::string HostTensor::getTypeString() const {
   std::string s;
   for (int64_t d : shape)

@@ -104,6 +104,8 @@ struct MapToGPUPass : public polyblocks::impl::PBMapToGPUBase<MapToGPUPass> {
       return signalPassFailure();
     }
     Block &body = func.getBody().front();
+    if (failed(checkMappable(body)))
+      return signalPassFailure();
     moveAllocasToDevice(body);
 
     SmallVector<gpu::LaunchOp> launches;
@@ -160,6 +162,33 @@ struct MapToGPUPass : public polyblocks::impl::PBMapToGPUBase<MapToGPUPass> {
         op->erase();
   }
 
+  /// Buffers are allocated and chosen by the host, which cannot read device
+  /// memory: control flow that allocates, frees or yields buffers (a loop
+  /// carrying a tensor it cannot update in place, an scf.if choosing a
+  /// tensor) cannot become a kernel.
+  LogicalResult checkMappable(Block &body) {
+    for (Operation &op : body.without_terminator()) {
+      if (op.getNumRegions() == 0)
+        continue;
+      bool yieldsBuffer = llvm::any_of(op.getResultTypes(), [](Type t) {
+        return isa<BaseMemRefType>(t);
+      });
+      WalkResult allocates = op.walk([](Operation *inner) {
+        return isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp>(inner)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      });
+      if (yieldsBuffer || allocates.wasInterrupted())
+        return op.emitOpError()
+               << "cannot run on a GPU target: control flow that "
+               << (yieldsBuffer ? "chooses between buffers"
+                                : "allocates or frees buffers")
+               << " would run on the device, but buffers are managed by the "
+                  "host (compile it for the CPU)";
+    }
+    return success();
+  }
+
   /// Copies the sinkable operations whose results `launch` uses into it,
   /// transitively, so that the kernel captures only buffers (a view of a
   /// buffer is recomputed from the buffer). (Upstream
@@ -202,9 +231,11 @@ struct MapToGPUPass : public polyblocks::impl::PBMapToGPUBase<MapToGPUPass> {
     }
   }
 
-  /// Moves `ops` (consecutive, in order) into a launch with one thread.
+  /// Moves `ops` (in order; host operations such as allocations may lie
+  /// between them) into a launch with one thread, placed at the last of
+  /// them, where the host values they use are all defined.
   gpu::LaunchOp wrapSequential(ArrayRef<Operation *> ops) {
-    OpBuilder builder(ops.front());
+    OpBuilder builder(ops.back());
     gpu::LaunchOp launch = createLaunch(builder, ops.front()->getLoc(), 1, 1);
     Operation *terminator = launch.getBody().front().getTerminator();
     for (Operation *op : ops)

@@ -48,7 +48,11 @@ typedef enum pbStatus {
   /* Any other driver error. */
   PB_STATUS_DRIVER_ERROR = 6,
   /* A platform this runtime does not know. */
-  PB_STATUS_UNSUPPORTED_PLATFORM = 7
+  PB_STATUS_UNSUPPORTED_PLATFORM = 7,
+  /* A run-time check of the program failed (a cf.assert of the input, e.g.
+   * an index out of range); the work it guarded was skipped, so the results
+   * are not valid. Returned by CPU entry points too. */
+  PB_STATUS_CHECK_FAILED = 8
 } pbStatus;
 
 /* The platform a device binary is for. */

@@ -30,6 +30,7 @@ inline constexpr char kChip[] = "chip";
 inline constexpr char kCPUFeatures[] = "cpu-features";
 inline constexpr char kTriple[] = "triple";
 inline constexpr char kNoParallel[] = "no-parallel";
+inline constexpr char kDropAssertions[] = "drop-assertions";
 inline constexpr char kEmulateGPU[] = "emulate-gpu";
 inline constexpr char kFuse[] = "fuse";
 inline constexpr char kTileCacheSizeKiB[] = "tile-cache-size-kib";
@@ -47,6 +48,7 @@ struct CompileFlags {
   std::string cpuFeatures;
   std::string triple;
   bool noParallel = false;
+  bool dropAssertions = false;
   bool emulateGPU = false;
   bool fuse = false;
   unsigned tileCacheSizeKiB = 0;

@@ -55,6 +55,9 @@ struct TensorParam {
   mlir::Type elementType;
   llvm::SmallVector<int64_t> shape;
   mlir::Location loc;
+  /// For an integer input whose elements index a dimension: its size (valid
+  /// elements lie in [0, indexBound)); see inferIndexBound.
+  std::optional<int64_t> indexBound;
 
   int64_t getNumElements() const;
   ElementTypeInfo getInfo() const { return *getElementTypeInfo(elementType); }

@@ -79,6 +79,9 @@ struct PipelineOptions {
   /// Size of the level-2 cache of one core, in KiB (read from the host for
   /// --cpu=host).
   unsigned l2CacheKiB = 512;
+  /// Erase the input's run-time checks (cf.assert) instead of guarding the
+  /// work they protect and returning PB_STATUS_CHECK_FAILED when one fails.
+  bool dropAssertions = false;
   /// Threads the parallel loops are expected to run on (the host's logical
   /// CPUs for --cpu=host, which is OpenMP's default too).
   unsigned numThreads = 8;

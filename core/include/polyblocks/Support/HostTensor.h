@@ -58,6 +58,8 @@ public:
   /// Fills with uniform random values: floats in [-1, 1], integers in
   /// [-8, 8], i1 in {0, 1}.
   void fillRandom(std::mt19937_64 &rng);
+  /// Fills an integer tensor with uniform random values in [0, bound).
+  void fillRandomIndices(std::mt19937_64 &rng, int64_t bound);
 
   /// "2x3xf32"
   std::string getTypeString() const;

@@ -60,6 +60,37 @@ def PBDecomposeAggregateOps
                            "::mlir::tensor::TensorDialect"];
 }
 
+def PBYieldIntoIterArgs : Pass<"pb-yield-into-iter-args", "::mlir::func::FuncOp"> {
+  let summary = "Write the tensors a loop carries back into its iteration arguments";
+  let description = [{
+    Runs on tensors, before bufferization. One-shot bufferization needs the
+    tensor an `scf.for` or `scf.while` yields to be equivalent to the
+    iteration argument it becomes; a loop body computing a new tensor (into
+    a `tensor.empty`, as exporters write it) breaks that. Each such yielded
+    tensor is materialized in the iteration argument
+    (`bufferization.materialize_in_destination`); empty-tensor elimination
+    then computes it there directly, and the loop keeps one buffer per
+    carried tensor instead of allocating one every iteration. Values that
+    are block arguments (carried unchanged or swapped) are left alone, and
+    so are iteration arguments the loop passes on themselves (their buffer
+    still holds a value to be read): such loops allocate per iteration.
+
+    ```mlir
+    %r = scf.for %i = %c0 to %c5 step %c1 iter_args(%t = %x) -> tensor<8xf32> {
+      %n = linalg.exp ins(%t : tensor<8xf32>) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+      scf.yield %n : tensor<8xf32>
+    }
+    // becomes
+    %r = scf.for %i = %c0 to %c5 step %c1 iter_args(%t = %x) -> tensor<8xf32> {
+      %n = linalg.exp ins(%t : tensor<8xf32>) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+      %m = bufferization.materialize_in_destination %n in %t : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+      scf.yield %m : tensor<8xf32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
 def PBPrepareEntryPoints : Pass<"pb-prepare-entry-points", "::mlir::ModuleOp"> {
   let summary = "Make public functions bufferize into the C interface's contract";
   let description = [{
@@ -160,6 +191,52 @@ def PBLowerCopies : Pass<"pb-lower-copies", "::mlir::func::FuncOp"> {
     ```
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def PBLowerAssertions : Pass<"pb-lower-assertions", "::mlir::func::FuncOp"> {
+  let summary = "Turn run-time checks (cf.assert) into guarded work and a status";
+  let description = [{
+    Exporters guard what an input decides at run time with `cf.assert`
+    (torch-mlir checks every index of an embedding or a gather against the
+    table's size). Lowered as upstream does it, a failing check aborts the
+    process; a PolyBlocks entry point never does. On loops over memrefs
+    (after S2's linalg lowering), each `cf.assert` becomes an `scf.if` on its
+    condition around the rest of its block, so that the guarded work (the
+    out-of-bounds load) is skipped, and a failure sets a flag; the function
+    then returns `PB_STATUS_CHECK_FAILED` (8) instead of its status.
+
+    ```mlir
+    %ok = arith.cmpi slt, %i, %c100 : index
+    cf.assert %ok, "index must be smaller than dim size"
+    %v = memref.load %table[%i, %j] : memref<100x16xf32>
+    memref.store %v, %out[%k, %j] : memref<8x16xf32>
+    // becomes
+    scf.if %ok {
+      %v = memref.load %table[%i, %j] : memref<100x16xf32>
+      memref.store %v, %out[%k, %j] : memref<8x16xf32>
+    } else {
+      memref.atomic_rmw assign %c1_i32, %failed[] : (i32, memref<i32>) -> i32
+    }
+    ...
+    %flag = memref.load %failed[] : memref<i32>
+    %status = arith.select (%flag != 0), %c8_i32, %c0_i32 : i32
+    return %status : i32
+    ```
+
+    With `mode=drop` the checks are erased instead (pbtool
+    `--drop-assertions`): the work runs unguarded. With `mode=reject` each
+    check is an error (GPU targets, whose host cannot read a flag in device
+    memory).
+  }];
+  let options = [
+    Option<"mode", "mode", "std::string", /*default=*/"\"guard\"",
+           "guard (skip the guarded work and return the status), drop "
+           "(erase the checks) or reject (report each as an error) "
+           "(default: guard)">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 //===----------------------------------------------------------------------===//
