@@ -2,6 +2,7 @@
 
 #include "polyblocks/InitAll.h"
 
+#include "polyblocks/Dialect/TMTensor/TMTensor.h"
 #include "polyblocks/Pipelines/Pipelines.h"
 #include "polyblocks/Transforms/Passes.h"
 
@@ -20,6 +21,8 @@ void registerAllDialects(mlir::DialectRegistry &registry) {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   mlir::registerAllToLLVMIRTranslations(registry);
+  // Ops of torch-mlir's exports (sort, topk, scan, scatter).
+  tm_tensor::registerTMTensorDialect(registry);
   // Serialization of GPU modules into PTX / cubin and HSACO.
   mlir::NVVM::registerNVVMTargetInterfaceExternalModels(registry);
   mlir::ROCDL::registerROCDLTargetInterfaceExternalModels(registry);

@@ -138,7 +138,7 @@ func.func @non_tensor_argument_is_rejected(%a: f32) -> tensor<4xf32> {
 // Of the cf dialect only cf.assert is accepted: a branch is rejected.
 
 func.func @cf_branch_is_rejected(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error@+1 {{'cf.br' is not supported in an input program: PolyBlocks accepts ops from the builtin, func, linalg, tensor, arith, math, scf and tosa dialects, and cf.assert}}
+  // expected-error@+1 {{'cf.br' is not supported in an input program: PolyBlocks accepts ops from the builtin, func, linalg, tensor, arith, math, scf, tosa and tm_tensor dialects, and cf.assert}}
   cf.br ^bb1
 ^bb1:
   return %a : tensor<4xf32>
@@ -170,7 +170,7 @@ func.func @scf_and_cf_assert_are_accepted(%a: tensor<4xf32>, %n: tensor<i64>) ->
 // An op from the memref dialect is not accepted as input.
 
 func.func @memref_op_is_rejected(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error@+1 {{'memref.alloc' is not supported in an input program: PolyBlocks accepts ops from the builtin, func, linalg, tensor, arith, math, scf and tosa dialects, and cf.assert}}
+  // expected-error@+1 {{'memref.alloc' is not supported in an input program: PolyBlocks accepts ops from the builtin, func, linalg, tensor, arith, math, scf, tosa and tm_tensor dialects, and cf.assert}}
   %0 = memref.alloc() : memref<4xf32>
   return %a : tensor<4xf32>
 }

@@ -9,7 +9,7 @@
 // RUN: test ! -e %t.d
 
 func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // CHECK: input-rejected-dialect-cf.mlir:[[@LINE+1]]:3: error: 'cf.br' is not supported in an input program: PolyBlocks accepts ops from the builtin, func, linalg, tensor, arith, math, scf and tosa dialects, and cf.assert
+  // CHECK: input-rejected-dialect-cf.mlir:[[@LINE+1]]:3: error: 'cf.br' is not supported in an input program: PolyBlocks accepts ops from the builtin, func, linalg, tensor, arith, math, scf, tosa and tm_tensor dialects, and cf.assert
   cf.br ^bb1(%a : tensor<4xf32>)
 ^bb1(%t: tensor<4xf32>):
   return %t : tensor<4xf32>

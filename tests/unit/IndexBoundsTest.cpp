@@ -75,6 +75,32 @@ TEST_F(IndexBoundsTest, SmallestIndexedDimensionWins) {
   EXPECT_EQ(boundOf(source, 0), 5);
 }
 
+// scatter_add as torch-mlir writes it: the ids are read in a generic,
+// yielded into a column of the index tensor and inserted into it; the
+// scatter's dimension map says which dimensions of the original they index.
+TEST_F(IndexBoundsTest, ScatterIndicesThroughAGenericAndInsertSlice) {
+  const char *source = R"mlir(
+    func.func @f(%x: tensor<5x8xf32>, %ids: tensor<3xi64>, %u: tensor<3xf32>) -> tensor<5x8xf32> {
+      %e = tensor.empty() : tensor<3x1xi64>
+      %col = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0, 0)>],
+                             iterator_types = ["parallel"]}
+          ins(%ids : tensor<3xi64>) outs(%e : tensor<3x1xi64>) {
+      ^bb0(%id: i64, %o: i64):
+        linalg.yield %id : i64
+      } -> tensor<3x1xi64>
+      %z = tensor.empty() : tensor<3x2xi64>
+      %idx = tensor.insert_slice %col into %z[0, 0] [3, 1] [1, 1] : tensor<3x1xi64> into tensor<3x2xi64>
+      %r = tm_tensor.scatter {dimension_map = array<i64: 0, 1>} unique_indices(false)
+          ins(%u, %idx : tensor<3xf32>, tensor<3x2xi64>) outs(%x : tensor<5x8xf32>) {
+      ^bb0(%a: f32, %b: f32):
+        %s = arith.addf %a, %b : f32
+        tm_tensor.yield %s : f32
+      } -> tensor<5x8xf32>
+      return %r : tensor<5x8xf32>
+    })mlir";
+  EXPECT_EQ(boundOf(source, 1), 5);
+}
+
 // Integers that are only computed with are not indices.
 TEST_F(IndexBoundsTest, ArithmeticIsNoIndex) {
   const char *source = R"mlir(

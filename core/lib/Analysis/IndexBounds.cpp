@@ -47,6 +47,9 @@ std::optional<int64_t> inferIndexBound(Value tensor) {
       if (isa<TensorType>(value.getType())) {
         if (preservesElements(user) && use.getOperandNumber() == 0) {
           worklist.insert(user->getResult(0));
+        } else if (isa<tensor::InsertSliceOp, tensor::ConcatOp>(user)) {
+          // The result holds these elements among others.
+          worklist.insert(user->getResult(0));
         } else if (auto extract = dyn_cast<tensor::ExtractOp>(user)) {
           if (use.get() == extract.getTensor())
             worklist.insert(extract.getResult());
@@ -70,6 +73,10 @@ std::optional<int64_t> inferIndexBound(Value tensor) {
       // A scalar element.
       if (isIntegerCast(user)) {
         worklist.insert(user->getResult(0));
+      } else if (auto yield = dyn_cast<linalg::YieldOp>(user)) {
+        // Written into a result of the linalg op.
+        if (auto linalgOp = dyn_cast<linalg::LinalgOp>(yield->getParentOp()))
+          worklist.insert(linalgOp->getResult(use.getOperandNumber()));
       } else if (auto extract = dyn_cast<tensor::ExtractOp>(user)) {
         for (auto [dim, index] : llvm::enumerate(extract.getIndices()))
           if (index == value)

@@ -31,7 +31,7 @@ namespace polyblocks {
 /// kInputDialects below).
 static constexpr llvm::StringLiteral kAcceptedOps =
     "PolyBlocks accepts ops from the builtin, func, linalg, tensor, arith, "
-    "math, scf and tosa dialects, and cf.assert";
+    "math, scf, tosa and tm_tensor dialects, and cf.assert";
 
 // The header templates, embedded from templates/ at build time.
 #include "polyblocks/Interface/HeaderTemplates.inc"
@@ -181,7 +181,9 @@ static bool isCIdentifier(StringRef name) {
 }
 
 static constexpr llvm::StringLiteral kInputDialects[] = {
-    "builtin", "func", "linalg", "tensor", "arith", "math", "scf", "tosa"};
+    "builtin", "func", "linalg", "tensor", "arith", "math", "scf", "tosa",
+    // torch-mlir's sort, topk, scan and scatter.
+    "tm_tensor"};
 
 /// Of the cf dialect, an input program may only hold run-time checks:
 /// cf.assert becomes a checked status (pb-lower-assertions); branches

@@ -44,7 +44,8 @@ static const StageInfo kStages[] = {
     {Stage::S2, "s2", "affine", "pb-s2-pipeline",
      "named ops -> affine: copies and linalg ops on memrefs become affine "
      "loop nests (convolutions through affine index maps, no im2col); "
-     "run-time checks guard the work they protect and set the status"},
+     "tm_tensor sort, topk, scan and scatter become loops; run-time checks "
+     "guard the work they protect and set the status"},
     {Stage::S3, "s3", "optimize", "pb-s3-pipeline",
      "affine, target-aware: full unrolling of short loops, loop order for "
      "unit-stride innermost loops, streamed matmuls with few rows, packed "
@@ -182,6 +183,8 @@ getAssertionMode(const PipelineOptions &options) {
 void buildS2Pipeline(OpPassManager &pm, const PipelineOptions &options) {
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   fpm.addPass(createPBLowerCopies());
+  // tm_tensor -> scf
+  fpm.addPass(createPBLowerTMTensor());
   // linalg -> affine
   fpm.addPass(createConvertLinalgToAffineLoopsPass());
   // cf.assert -> scf.if around the work it guards, and a status
@@ -462,6 +465,7 @@ void buildReferencePipeline(OpPassManager &pm, const PipelineOptions &options) {
   buildS1Pipeline(pm, options);
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   fpm.addPass(createPBLowerCopies());
+  fpm.addPass(createPBLowerTMTensor());
   // linalg -> scf, directly
   fpm.addPass(createConvertLinalgToLoopsPass());
   fpm.addPass(createPBLowerAssertions(getAssertionMode(options)));

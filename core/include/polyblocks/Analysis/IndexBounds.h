@@ -18,8 +18,9 @@ namespace polyblocks {
 
 /// If the elements of `tensor` (an integer tensor of a tensor program) are
 /// used as indices, the size of the smallest dimension they index: a valid
-/// element lies in [0, bound). Follows the elements through linalg payloads,
-/// tensor.extract, casts and shape-preserving tensor ops to the subscripts
+/// element lies in [0, bound). Follows the elements through linalg payloads
+/// (and the results they are yielded into), tensor.extract, casts,
+/// reshapes, slices and concatenations to the subscripts
 /// of tensor.extract, to the bounds that cf.assert checks (`cmpi slt %i,
 /// %c100`) and to the indices of tm_tensor.scatter. Returns nullopt when
 /// no such use is found.

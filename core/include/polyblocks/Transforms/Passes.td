@@ -193,6 +193,49 @@ def PBLowerCopies : Pass<"pb-lower-copies", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def PBLowerTMTensor : Pass<"pb-lower-tm-tensor", "::mlir::func::FuncOp"> {
+  let summary = "Lower torch-mlir's sort, topk, scan and scatter (on memrefs) to loops";
+  let description = [{
+    After bufferization, each `tm_tensor` op becomes scf loops over its
+    buffers:
+
+    - `sort`: a stable bottom-up merge sort of every slice along its
+      dimension (n log n comparisons), through one scratch slice per
+      output; the region decides whether two elements are in order;
+    - `topk`: every input element moves through the k kept elements of its
+      slice, displacing those it is better than (ties: smaller index first);
+    - `scan`: a running combination along the dimension, the total left in
+      the accumulator;
+    - `scatter`: for every element of every update, its position in the
+      original; each index is checked to lie inside it (`cf.assert`, which
+      pb-lower-assertions turns into a status), then the element is read,
+      combined with the update and written back, updates in order.
+
+    ```mlir
+    tm_tensor.scan dimension(0) inclusive(true) ins(%x : memref<8xf32>)
+        outs(%out, %acc : memref<8xf32>, memref<f32>) {
+    ^bb0(%prev: f32, %v: f32):
+      %s = arith.addf %prev, %v : f32
+      tm_tensor.yield %s : f32
+    }
+    // becomes
+    %first = memref.load %x[%c0] : memref<8xf32>
+    memref.store %first, %out[%c0] : memref<8xf32>
+    %total = scf.for %i = %c1 to %c8 step %c1 iter_args(%prev = %first) -> (f32) {
+      %v = memref.load %x[%i] : memref<8xf32>
+      %s = arith.addf %prev, %v : f32
+      memref.store %s, %out[%i] : memref<8xf32>
+      scf.yield %s : f32
+    }
+    memref.store %total, %acc[] : memref<f32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def PBLowerAssertions : Pass<"pb-lower-assertions", "::mlir::func::FuncOp"> {
   let summary = "Turn run-time checks (cf.assert) into guarded work and a status";
   let description = [{
