@@ -373,6 +373,8 @@ void buildS4Pipeline(OpPassManager &pm, const PipelineOptions &options) {
 /// target.
 static void addHostLowering(OpPassManager &pm) {
   pm.addPass(createPBMarkNoAlias());
+  // Weights as one LLVM constant each, not one per row.
+  pm.addPass(createPBFlattenConstantGlobals());
   // memref -> llvm (before scf -> cf: OpenMP's alloca scopes must be lowered
   // while their regions still hold a single block)
   pm.addPass(memref::createExpandStridedMetadataPass());

@@ -1120,6 +1120,29 @@ def PBExpandArith : Pass<"pb-expand-arith"> {
 // S5: -> LLVM
 //===----------------------------------------------------------------------===//
 
+def PBFlattenConstantGlobals
+    : Pass<"pb-flatten-constant-globals", "::mlir::ModuleOp"> {
+  let summary = "Make constant globals of N-D memrefs one-dimensional";
+  let description = [{
+    The LLVM lowering gives a global of an N-D memref a nested array type
+    and an initializer with one LLVM constant per row: for a network's
+    weights, millions of objects that LLVM's passes then walk. Each constant
+    global of rank 2 or more with a dense or resource initializer becomes a
+    1-D global of the same data, and each `memref.get_global` of it a view
+    of the original shape (`memref.expand_shape`, no copy).
+
+    ```mlir
+    memref.global "private" constant @w : memref<64x3xf32> = dense_resource<w>
+    %w = memref.get_global @w : memref<64x3xf32>
+    // becomes
+    memref.global "private" constant @w : memref<192xf32> = dense_resource<w>
+    %0 = memref.get_global @w : memref<192xf32>
+    %w = memref.expand_shape %0 [[0, 1]] output_shape [64, 3] : memref<192xf32> into memref<64x3xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def PBMarkNoAlias : Pass<"pb-mark-noalias", "::mlir::ModuleOp"> {
   let summary = "Mark the buffer arguments of public entry points as not aliasing";
   let description = [{
