@@ -14,6 +14,7 @@
 #include "Driver.h"
 
 #include "polyblocks/Driver/CompileFlags.h"
+#include "polyblocks/Driver/SharedLibrary.h"
 #include "polyblocks/Execution/JitModule.h"
 #include "polyblocks/InitAll.h"
 #include "polyblocks/Interface/KernelInterface.h"
@@ -146,15 +147,22 @@ static cl::opt<std::string>
 static cl::opt<std::string> headerFilename(
     "header", cl::desc("also write the C header declaring the entry points"),
     cl::value_desc("path"), cl::sub(compileCmd), cl::cat(pbCategory));
+static cl::opt<std::string> interfaceFilename(
+    "interface",
+    cl::desc("also write the entry points' interface (names, element types, "
+             "shapes) as JSON, for loaders of the output"),
+    cl::value_desc("path"), cl::sub(compileCmd), cl::cat(pbCategory));
 static cl::opt<std::string> compileTo(
     "compile-to",
     cl::desc("stop after a stage and write its IR: s1 (bufferize), s2 "
              "(affine), s3 (optimize), s4 (map), s5 (llvm dialect)"),
     cl::value_desc("stage"), cl::sub(compileCmd), cl::cat(pbCategory));
 static cl::opt<std::string>
-    emitKind("emit", cl::desc("what to write: obj (default), asm, llvm (LLVM "
-                              "IR of the host code); the device code: ptx "
-                              "or cubin for nvgpu, hsaco or amdgcn (its "
+    emitKind("emit", cl::desc("what to write: obj (default), shared (a "
+                              "shared library of the entry points, for "
+                              "loading at run time), asm, llvm (LLVM IR of "
+                              "the host code); the device code: ptx or "
+                              "cubin for nvgpu, hsaco or amdgcn (its "
                               "assembly) for amdgpu"),
              cl::init("obj"), cl::sub(compileCmd), cl::cat(pbCategory));
 static cl::opt<std::string> dumpStagesDir(
@@ -268,6 +276,17 @@ static std::vector<HostTensor> makeResults(const KernelSignature &sig) {
 }
 
 /// True when the kernels of `options` run on a GPU (not emulated).
+/// Where libpolyblocks_runtime.so is: lib/ beside pbtool's bin/, in the
+/// build tree and in an installation alike.
+static std::string getRuntimeLibraryDir() {
+  static int anchor;
+  llvm::SmallString<256> dir(llvm::sys::path::parent_path(
+      llvm::sys::path::parent_path(llvm::sys::fs::getMainExecutable(
+          "pbtool", reinterpret_cast<void *>(&anchor)))));
+  llvm::sys::path::append(dir, "lib");
+  return dir.str().str();
+}
+
 static bool runsOnGPU(const PipelineOptions &options) {
   return isGPUTarget(options.target) && !options.emulateGPU;
 }
@@ -437,7 +456,8 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   // and --emit writes it.
   const DeviceCodeKind *device = findDeviceCodeKind(emitKind);
   bool emitDevice = device != nullptr;
-  if (emitKind == "obj")
+  bool emitShared = emitKind == "shared";
+  if (emitKind == "obj" || emitShared)
     codeKind = CodeKind::Object;
   else if (emitKind == "asm")
     codeKind = CodeKind::Assembly;
@@ -452,7 +472,8 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
     return kUsageError;
   } else if (!emitDevice) {
     reportError("unknown --emit kind '" + emitKind +
-                "' (expected obj, asm, llvm, ptx, cubin, hsaco or amdgcn)");
+                "' (expected obj, shared, asm, llvm, ptx, cubin, hsaco or "
+                "amdgcn)");
     return kUsageError;
   }
   if (emitDevice)
@@ -468,8 +489,13 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
     reportError(tm.takeError());
     return kError;
   }
+  if (emitShared && options->emulateGPU) {
+    reportError("--emit=shared links the target's code; --emulate-gpu is "
+                "for crosscheck, run and bench");
+    return kUsageError;
+  }
   if (!depfileName.empty() && outputFilename.empty() &&
-      (lastStage || emitKind != "obj")) {
+      (lastStage || (emitKind != "obj" && !emitShared))) {
     reportError("--depfile needs an output file (-o) to name in its rule");
     return kUsageError;
   }
@@ -536,8 +562,22 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
       reportError(std::move(err));
       return kError;
     }
-    if (codeKind == CodeKind::Object)
+    if (emitShared) {
+      SharedLibraryOptions linkOptions;
+      linkOptions.openmp = options->parallelize && !runsOnGPU(*options);
+      linkOptions.gpuRuntime = runsOnGPU(*options);
+      linkOptions.runtimeDir = getRuntimeLibraryDir();
+      llvm::Expected<std::string> library =
+          linkSharedLibrary(contents, linkOptions);
+      if (!library) {
+        reportError(library.takeError());
+        return kError;
+      }
+      contents.assign(library->begin(), library->end());
+      defaultOutput = (stem + ".so").str();
+    } else if (codeKind == CodeKind::Object) {
       defaultOutput = (stem + ".o").str();
+    }
   }
   std::string output =
       outputFilename.empty() ? defaultOutput : outputFilename.getValue();
@@ -565,11 +605,27 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
                          return llvm::Error::success();
                        }});
   }
+  std::string interface;
+  if (!interfaceFilename.empty()) {
+    bool gpu = runsOnGPU(*options);
+    interface = renderKernelInterfaceJSON(
+        program->signatures,
+        (targetName + " (" +
+         (gpu ? StringRef(options->chip) : (*tm)->getTargetCPU()) + ")")
+            .str(),
+        gpu);
+    pending.push_back({interfaceFilename, [&](raw_ostream &os) {
+                         os << interface;
+                         return llvm::Error::success();
+                       }});
+  }
   if (!depfileName.empty()) {
     pending.push_back({depfileName, [&](raw_ostream &os) {
                          os << escapeForMake(output);
                          if (!headerFilename.empty())
                            os << ' ' << escapeForMake(headerFilename);
+                         if (!interfaceFilename.empty())
+                           os << ' ' << escapeForMake(interfaceFilename);
                          os << ": " << escapeForMake(inputFilename) << "\n";
                          return llvm::Error::success();
                        }});

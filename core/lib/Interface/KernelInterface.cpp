@@ -20,6 +20,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -493,6 +495,36 @@ std::string renderKernelHeader(ArrayRef<KernelSignature> signatures,
                        {"GUARD", guard.str()},
                        {"TARGET_NOTES", targetNotes},
                        {"FUNCTIONS", functions}});
+}
+
+std::string renderKernelInterfaceJSON(ArrayRef<KernelSignature> signatures,
+                                      StringRef target, bool gpu) {
+  auto params = [](ArrayRef<TensorParam> list) {
+    llvm::json::Array array;
+    for (const TensorParam &p : list) {
+      llvm::json::Object param{{"name", p.name},
+                               {"dtype", p.getInfo().mlirName},
+                               {"shape", llvm::json::Array(p.shape)}};
+      if (p.indexBound)
+        param["index_bound"] = *p.indexBound;
+      array.push_back(std::move(param));
+    }
+    return array;
+  };
+  llvm::json::Array functions;
+  for (const KernelSignature &sig : signatures)
+    functions.push_back(llvm::json::Object{{"name", sig.name},
+                                           {"inputs", params(sig.inputs)},
+                                           {"results", params(sig.results)}});
+  llvm::json::Object root{{"format", 1},
+                          {"version", getPolyBlocksVersion()},
+                          {"target", target},
+                          {"gpu", gpu},
+                          {"functions", std::move(functions)}};
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
+  return out;
 }
 
 std::string makeIncludeGuard(StringRef headerFileName) {

@@ -122,6 +122,14 @@ std::string renderKernelHeader(llvm::ArrayRef<KernelSignature> signatures,
                                llvm::StringRef headerName,
                                llvm::StringRef target, bool gpu = false);
 
+/// Renders the interface of `signatures` as JSON, for loaders of compiled
+/// kernels (the Python package): {"format": 1, "target": ..., "gpu": bool,
+/// "functions": [{"name", "inputs": [{"name", "dtype", "shape",
+/// "index_bound"?}], "results": [...]}]}. dtype is the MLIR element type
+/// ("f32", "bf16", "i1", ...).
+std::string renderKernelInterfaceJSON(llvm::ArrayRef<KernelSignature> signatures,
+                                      llvm::StringRef target, bool gpu);
+
 /// Derives an include guard from a header file name, e.g. "blur.h" ->
 /// "POLYBLOCKS_BLUR_H".
 std::string makeIncludeGuard(llvm::StringRef headerFileName);

@@ -1,0 +1,43 @@
+//===- SharedLibrary.h - Kernels as a loadable shared library ----*- C++ -*-===//
+//
+// `pbtool compile --emit=shared` links the object of a program into a shared
+// library that a process loads at run time (the Python package's JIT loads
+// it with ctypes): the same entry points as the object, with the libraries
+// generated code needs (OpenMP, libm, the GPU runtime) as dependencies.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POLYBLOCKS_DRIVER_SHAREDLIBRARY_H
+#define POLYBLOCKS_DRIVER_SHAREDLIBRARY_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace polyblocks {
+
+/// What a shared library of kernels links against.
+struct SharedLibraryOptions {
+  /// Generated code calls the OpenMP runtime (libomp).
+  bool openmp = true;
+  /// A GPU target: the kernels call the PolyBlocks runtime, found in
+  /// `runtimeDir` (libpolyblocks_runtime.so).
+  bool gpuRuntime = false;
+  std::string runtimeDir;
+};
+
+/// The compiler driver that links shared libraries: LLVM's clang of the
+/// toolchain PolyBlocks was built with.
+llvm::StringRef getLinkerDriverPath();
+
+/// Links `object` (the bytes of an ELF relocatable object) into a shared
+/// library and returns its bytes. Fails with the linker's output when it
+/// fails.
+llvm::Expected<std::string> linkSharedLibrary(llvm::ArrayRef<char> object,
+                                              const SharedLibraryOptions &options);
+
+} // namespace polyblocks
+
+#endif // POLYBLOCKS_DRIVER_SHAREDLIBRARY_H
