@@ -1,0 +1,40 @@
+"""Shared set-up of the Python tests: a compile cache of their own, and the
+seed of every random draw."""
+
+import atexit
+import os
+import shutil
+import sys
+import tempfile
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+# Every run compiles into a fresh cache, so that a test never passes on a
+# kernel an earlier build compiled.
+_CACHE = tempfile.mkdtemp(prefix="polyblocks-test-cache-")
+os.environ["XDG_CACHE_HOME"] = _CACHE
+atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def _seed():
+    try:
+        import torch
+        torch.manual_seed(0)
+    except ImportError:
+        pass
+    import numpy as np
+    np.random.seed(0)
+
+
+def relative_error(actual, expected):
+    """max |actual - expected| over max |expected| (the output's scale)."""
+    import numpy as np
+    actual = np.asarray(actual, dtype=np.float64)
+    expected = np.asarray(expected, dtype=np.float64)
+    assert actual.shape == expected.shape, (actual.shape, expected.shape)
+    scale = float(np.abs(expected).max())
+    assert scale > 0, "the reference output is all zeros: the test proves nothing"
+    return float(np.abs(actual - expected).max()) / scale

@@ -1,0 +1,58 @@
+"""The PyTorch model zoo through both front doors, against torch's own
+output on the same inputs: exported (weights as constants) and compiled by
+pbtool into a shared library called through its C interface, and through
+polyblocks.torch.jit (weights as arguments). Tolerances: zoo_torch.MODELS."""
+
+import subprocess
+import time
+
+import numpy as np
+import pytest
+import torch
+
+import polyblocks
+import polyblocks.torch as pbt
+from conftest import relative_error
+from zoo_torch import MODELS
+
+
+def reference(model, inputs):
+    with torch.no_grad():
+        return model(*inputs).numpy()
+
+
+@pytest.mark.parametrize("name", sorted(MODELS))
+def test_export_compile_and_call(name, tmp_path):
+    build, tolerance = MODELS[name]
+    model, inputs = build()
+    expected = reference(model, inputs)
+    source = tmp_path / (name + ".mlir")
+    start = time.time()
+    pbt.export(model, inputs, str(source), function=name)
+    exported = time.time()
+    library, interface = tmp_path / (name + ".so"), tmp_path / (name + ".json")
+    subprocess.run([polyblocks.find_pbtool(), "compile", str(source),
+                    "--emit=shared", "-o", str(library),
+                    "--interface", str(interface)], check=True)
+    compiled = time.time()
+    kernel = polyblocks.load(str(library), str(interface))[name]
+    (actual,) = kernel(*[t.numpy() for t in inputs])
+    error = relative_error(actual, expected)
+    print("%s: export %.1f s, pbtool %.1f s, error %.2e (tolerance %.0e)" % (
+        name, exported - start, compiled - exported, error, tolerance))
+    assert actual.shape == expected.shape
+    assert error <= tolerance
+
+
+@pytest.mark.parametrize("name", sorted(MODELS))
+def test_jit(name):
+    build, tolerance = MODELS[name]
+    model, inputs = build()
+    expected = reference(model, inputs)
+    compiled = pbt.jit(model)
+    start = time.time()
+    compiled.compile(*inputs)
+    actual = compiled(*inputs)
+    error = relative_error(actual.numpy(), expected)
+    print("%s: jit compile %.1f s, error %.2e" % (name, time.time() - start, error))
+    assert error <= tolerance
