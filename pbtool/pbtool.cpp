@@ -198,7 +198,9 @@ static cl::opt<double> atolOpt(
     "atol", cl::desc("absolute tolerance (default: by element type)"),
     cl::init(-1), cl::sub(crosscheckCmd), cl::cat(pbCategory));
 static cl::opt<double> rtolOpt(
-    "rtol", cl::desc("relative tolerance (default: by element type)"),
+    "rtol", cl::desc("relative tolerance, of the larger of an element's and "
+                     "the result's largest magnitude (default: by element "
+                     "type)"),
     cl::init(-1), cl::sub(crosscheckCmd), cl::cat(pbCategory));
 static cl::opt<unsigned> repetitions(
     "repetitions", cl::desc("timed calls (default: 20)"), cl::init(20),
@@ -745,6 +747,13 @@ static std::string formatIndex(int64_t flat, ArrayRef<int64_t> shape) {
   return s + "]";
 }
 
+/// A value with the digits that tell floats apart.
+static std::string formatValue(double value) {
+  std::string s;
+  llvm::raw_string_ostream(s) << llvm::format("%.9g", value);
+  return s;
+}
+
 static int runCrosscheck(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   std::optional<PipelineOptions> options;
   std::unique_ptr<Program> program;
@@ -801,9 +810,9 @@ static int runCrosscheck(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
                     "): " + Twine(cmp.numMismatches) + " of " +
                     Twine(param.getNumElements()) + " elements differ; first at " +
                     formatIndex(cmp.firstMismatch, param.shape) + ": optimized " +
-                    llvm::formatv("{0}", actual[i].getAsDouble(cmp.firstMismatch)).str() +
+                    formatValue(actual[i].getAsDouble(cmp.firstMismatch)) +
                     ", reference " +
-                    llvm::formatv("{0}", expected[i].getAsDouble(cmp.firstMismatch)).str())
+                    formatValue(expected[i].getAsDouble(cmp.firstMismatch)))
                        .str();
       }
     }

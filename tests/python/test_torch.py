@@ -202,3 +202,18 @@ def test_torch_compile_backend_falls_back():
     with pytest.warns(UserWarning, match="polyblocks: running the graph eagerly"):
         y = compiled(x)
     assert torch.allclose(y, model(x))
+
+
+def test_pbtool_crosscheck_of_an_exported_block(tmp_path):
+    """pbtool crosscheck on a GPT-2 block with its weights as arguments:
+    random weights in [-1, 1] make outputs near 1e3 whose rounding differs
+    by ~0.02 between the two pipelines (as torch's own f32 does from f64),
+    within a tolerance relative to the result's magnitude."""
+    from zoo_torch import gpt2_block
+    model, inputs = gpt2_block(seq=32)
+    pbt.export(model, inputs, str(tmp_path / "gpt2.mlir"), weights="arguments")
+    done = subprocess.run([polyblocks.find_pbtool(), "crosscheck",
+                           str(tmp_path / "gpt2.mlir")],
+                          stdout=subprocess.PIPE, text=True)
+    assert done.returncode == 0, done.stdout
+    assert done.stdout.startswith("PASS @main")

@@ -109,6 +109,28 @@ TEST(HostTensorTest, ComparisonUsesTolerancesAndFindsFirstMismatch) {
   EXPECT_FALSE(compareTensors(i, j, iatol, irtol).ok);
 }
 
+// The relative tolerance applies to the result's magnitude: an element that
+// is the small difference of large terms (here next to one of 1600) may
+// miss by the rounding of those terms, not by more.
+TEST(HostTensorTest, ComparisonIsRelativeToTheResultsMagnitude) {
+  HostTensor expected(*lookupElementType("f32"), {2}),
+      actual(*lookupElementType("f32"), {2});
+  expected.setFromDouble(0, 1600);
+  expected.setFromDouble(1, 0.001);
+  actual.setFromDouble(0, 1600.05);
+  actual.setFromDouble(1, 0.1);
+  EXPECT_TRUE(compareTensors(actual, expected, 1e-4, 1e-4).ok);
+  actual.setFromDouble(1, 0.5);
+  Comparison cmp = compareTensors(actual, expected, 1e-4, 1e-4);
+  EXPECT_FALSE(cmp.ok);
+  EXPECT_EQ(cmp.firstMismatch, 1);
+  // Infinities do not set the magnitude.
+  expected.setFromDouble(0, INFINITY);
+  actual.setFromDouble(0, INFINITY);
+  actual.setFromDouble(1, 0.1);
+  EXPECT_FALSE(compareTensors(actual, expected, 1e-4, 1e-4).ok);
+}
+
 TEST(HostTensorTest, RandomValuesStayInRange) {
   HostTensor f(*lookupElementType("f32"), {1000});
   HostTensor i(*lookupElementType("i8"), {1000});

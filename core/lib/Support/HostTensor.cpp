@@ -373,6 +373,14 @@ std::pair<double, double> getDefaultTolerances(const ElementTypeInfo &info) {
 Comparison compareTensors(const HostTensor &actual, const HostTensor &expected,
                           double atol, double rtol) {
   Comparison result;
+  // A float result is computed from terms of about its largest magnitude:
+  // rounding errors scale with that, not with each (maybe cancelled)
+  // element.
+  double scale = 0;
+  if (!expected.isInteger())
+    for (int64_t i = 0, e = expected.getNumElements(); i < e; ++i)
+      if (double x = std::fabs(expected.getAsDouble(i)); std::isfinite(x))
+        scale = std::max(scale, x);
   for (int64_t i = 0, e = expected.getNumElements(); i < e; ++i) {
     if (expected.isInteger()) {
       if (actual.getAsInt64(i) != expected.getAsInt64(i)) {
@@ -390,7 +398,7 @@ Comparison compareTensors(const HostTensor &actual, const HostTensor &expected,
     if (std::isnan(a) && std::isnan(x))
       continue;
     double err = std::fabs(a - x);
-    bool same = a == x || err <= atol + rtol * std::fabs(x);
+    bool same = a == x || err <= atol + rtol * std::max(std::fabs(x), scale);
     if (!std::isnan(err))
       result.maxAbsError = std::max(result.maxAbsError, err);
     if (!same) {

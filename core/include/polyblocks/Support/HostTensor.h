@@ -94,7 +94,10 @@ struct Comparison {
 std::pair<double, double> getDefaultTolerances(const ElementTypeInfo &info);
 
 /// Compares `actual` with `expected` element by element:
-/// |a - e| <= atol + rtol * |e|, NaN equal to NaN.
+/// |a - e| <= atol + rtol * max(|e|, max |expected|), NaN equal to NaN: the
+/// relative tolerance applies to the result's magnitude (its largest finite
+/// element), not only to each element, which may be the small difference
+/// of large terms.
 Comparison compareTensors(const HostTensor &actual, const HostTensor &expected,
                           double atol, double rtol);
 
