@@ -536,6 +536,11 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   };
   if (!headerFilename.empty() && failed(checkHeaderNames(program->signatures)))
     return kError;
+  // An object or a header is for linking into a C program.
+  if ((!headerFilename.empty() ||
+       (!lastStage && !emitDevice && !emitShared)) &&
+      failed(checkLinkableNames(program->signatures)))
+    return kError;
   ModuleOp module = *program->module;
   if (failed(runStages(module, lastStage.value_or(Stage::S5), *options,
                        dumpStage)))

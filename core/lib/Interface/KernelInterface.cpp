@@ -479,6 +479,20 @@ LogicalResult checkHeaderNames(ArrayRef<KernelSignature> signatures) {
   return success(ok);
 }
 
+LogicalResult checkLinkableNames(ArrayRef<KernelSignature> signatures) {
+  bool ok = true;
+  for (const KernelSignature &sig : signatures) {
+    if (sig.name != "main")
+      continue;
+    emitError(sig.loc)
+        << "public function @main would be the C symbol 'main', the entry "
+           "point of the program that links it: rename the function (from "
+           "Python: export(..., function=\"name\"))";
+    ok = false;
+  }
+  return success(ok);
+}
+
 std::string renderKernelHeader(ArrayRef<KernelSignature> signatures,
                                StringRef sourceName, StringRef guard,
                                StringRef headerName, StringRef target,

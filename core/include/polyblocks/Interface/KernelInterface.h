@@ -112,6 +112,12 @@ collectKernelSignatures(mlir::ModuleOp module,
 /// and @f(%a_b) would both define F_A_B_DIM0); emits an error per clash.
 mlir::LogicalResult checkHeaderNames(llvm::ArrayRef<KernelSignature> signatures);
 
+/// Checks that the entry points can be linked into a C program: none is
+/// named `main` (torch-mlir's default name), which would clash with the
+/// program's own; emits an error per clash. (Loading a library at run time,
+/// as pbtool run and the Python JIT do, has no such limit.)
+mlir::LogicalResult checkLinkableNames(llvm::ArrayRef<KernelSignature> signatures);
+
 /// Renders the C header for `signatures` from the header templates.
 /// `headerName`, `sourceName` and `target` are mentioned in the header
 /// comment; `guard` is the include guard macro. For a GPU target (`gpu`),
