@@ -12,13 +12,15 @@ namespace pbbench {
 
 // --- OpenBLAS (anchors_blas.cpp) -------------------------------------------
 // C = A * B, row-major, A MxK, B KxN, C MxN (cblas_sgemm).
-void openblas_sgemm(int M, int N, int K, const float* A, const float* B, float* C);
+void openblas_sgemm(int M, int N, int K, const float *A, const float *B,
+                    float *C);
 // "OpenBLAS 0.3.21, core Zen, 2 threads (OpenMP build)".
 std::string openblas_info();
 
 // --- oneDNN (anchors_dnnl.cpp) ---------------------------------------------
 // C = A * B, row-major (dnnl_sgemm).
-void dnnl_sgemm_rowmajor(int M, int N, int K, const float* A, const float* B, float* C);
+void dnnl_sgemm_rowmajor(int M, int N, int K, const float *A, const float *B,
+                         float *C);
 // "oneDNN 2.6.3, CPU ISA avx2, OpenMP runtime".
 std::string dnnl_info();
 
@@ -26,14 +28,14 @@ std::string dnnl_info();
 // eltwise_relu post-op, plain row-major (ab) tensors wrapping the caller's
 // buffers (no reorders).
 class DnnlMatmulBiasRelu {
- public:
-  DnnlMatmulBiasRelu(int M, int N, int K, const float* A, const float* B, const float* bias,
-                     float* C);
+public:
+  DnnlMatmulBiasRelu(int M, int N, int K, const float *A, const float *B,
+                     const float *bias, float *C);
   ~DnnlMatmulBiasRelu();
-  void run();              // executes the primitive and waits for it
-  std::string impl() const;  // oneDNN's implementation name, e.g. "brg:avx2"
+  void run();               // executes the primitive and waits for it
+  std::string impl() const; // oneDNN's implementation name, e.g. "brg:avx2"
 
- private:
+private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
@@ -50,14 +52,14 @@ struct ConvShape {
   double flops() const { return 2.0 * OH() * OW() * F * K * K * C; }
 };
 class DnnlConv {
- public:
-  DnnlConv(const ConvShape& s, const float* in_nhwc, const float* filter_hwcf);
+public:
+  DnnlConv(const ConvShape &s, const float *in_nhwc, const float *filter_hwcf);
   ~DnnlConv();
   void run();
-  void output_nhwc(float* out);
+  void output_nhwc(float *out);
   std::string impl() const;
 
- private:
+private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
@@ -66,13 +68,13 @@ class DnnlConv {
 // softmax_v2 primitive (softmax_accurate: subtracts the row max) on plain
 // tensors wrapping the caller's buffers.
 class DnnlSoftmax {
- public:
-  DnnlSoftmax(int rows, int cols, const float* x, float* y);
+public:
+  DnnlSoftmax(int rows, int cols, const float *x, float *y);
   ~DnnlSoftmax();
   void run();
   std::string impl() const;
 
- private:
+private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
@@ -83,14 +85,14 @@ class DnnlSoftmax {
 // use_scale | use_shift; the mean and variance stay inside the primitive)
 // on plain tensors wrapping the caller's buffers.
 class DnnlLayerNorm {
- public:
-  DnnlLayerNorm(int rows, int cols, float epsilon, const float* x, const float* gamma,
-                const float* beta, float* y);
+public:
+  DnnlLayerNorm(int rows, int cols, float epsilon, const float *x,
+                const float *gamma, const float *beta, float *y);
   ~DnnlLayerNorm();
   void run();
   std::string impl() const;
 
- private:
+private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
@@ -102,28 +104,29 @@ class DnnlLayerNorm {
 // With use_openmp, Halide's parallel loops run on the process's OpenMP pool
 // (JITHandlers::custom_do_par_for) instead of Halide's own thread pool.
 class HalideBlur {
- public:
-  HalideBlur(const float* img, float* out, bool use_openmp);
+public:
+  HalideBlur(const float *img, float *out, bool use_openmp);
   ~HalideBlur();
   void run();
   std::string description() const;
 
- private:
+private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
 
-// --- STREAM triad and peak FMA (anchors_stream.cpp) ---------------------------
-// a[i] = b[i] + s * c[i] over n floats per array, OpenMP static schedule.
+// --- STREAM triad and peak FMA (anchors_stream.cpp)
+// --------------------------- a[i] = b[i] + s * c[i] over n floats per array,
+// OpenMP static schedule.
 class StreamTriad {
- public:
+public:
   explicit StreamTriad(std::size_t n);
   ~StreamTriad();
   void run();
   double bytes() const { return 3.0 * sizeof(float) * static_cast<double>(n_); }
-  bool check() const;  // a[i] == b[i] + s * c[i] after run()
+  bool check() const; // a[i] == b[i] + s * c[i] after run()
 
- private:
+private:
   std::size_t n_;
   float *a_, *b_, *c_;
 };
@@ -132,12 +135,12 @@ class StreamTriad {
 // (best of `reps` runs of ~0.25 s). AVX-512 (16 zmm accumulators) where the
 // CPU has it, otherwise AVX2 + FMA (12 ymm accumulators). `isa` receives a
 // description of the loop that ran.
-double peak_fma_gflops(int reps, std::string* isa);
+double peak_fma_gflops(int reps, std::string *isa);
 
 // Which OpenMP runtime GOMP_parallel (what GCC-compiled code, oneDNN and
 // OpenBLAS call) and omp_get_max_threads resolve to, and its thread count.
 std::string openmp_runtime_info();
 
-}  // namespace pbbench
+} // namespace pbbench
 
-#endif  // PB_BENCH_ANCHORS_H
+#endif // PB_BENCH_ANCHORS_H

@@ -8,16 +8,18 @@
 
 extern "C" {
 // Not declared by every cblas.h.
-char* openblas_get_corename(void);
+char *openblas_get_corename(void);
 int openblas_get_num_threads(void);
 int openblas_get_parallel(void);
-char* openblas_get_config(void);
+char *openblas_get_config(void);
 }
 
 namespace pbbench {
 
-void openblas_sgemm(int M, int N, int K, const float* A, const float* B, float* C) {
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, A, K, B, N, 0.0f, C, N);
+void openblas_sgemm(int M, int N, int K, const float *A, const float *B,
+                    float *C) {
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, A, K, B,
+              N, 0.0f, C, N);
 }
 
 std::string openblas_info() {
@@ -29,11 +31,16 @@ std::string openblas_info() {
   openblas_sgemm(256, 256, 256, a.data(), b.data(), c.data());
   std::string config = openblas_get_config();
   // "OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH ..." -> "OpenBLAS 0.3.21"
-  std::string version = config.substr(0, config.find(' ', config.find(' ') + 1));
-  const int parallel = openblas_get_parallel();  // 0 serial, 1 pthreads, 2 OpenMP
-  const char* model = parallel == 2 ? "OpenMP build" : parallel == 1 ? "pthreads build" : "serial build";
+  std::string version =
+      config.substr(0, config.find(' ', config.find(' ') + 1));
+  const int parallel =
+      openblas_get_parallel(); // 0 serial, 1 pthreads, 2 OpenMP
+  const char *model = parallel == 2   ? "OpenMP build"
+                      : parallel == 1 ? "pthreads build"
+                                      : "serial build";
   return version + ", core " + openblas_get_corename() + ", " +
-         std::to_string(openblas_get_num_threads()) + " threads (" + model + ")";
+         std::to_string(openblas_get_num_threads()) + " threads (" + model +
+         ")";
 }
 
-}  // namespace pbbench
+} // namespace pbbench

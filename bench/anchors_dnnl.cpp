@@ -13,41 +13,54 @@ using dnnl::memory;
 using tag = memory::format_tag;
 using dt = memory::data_type;
 
-dnnl::engine& cpu_engine() {
+dnnl::engine &cpu_engine() {
   static dnnl::engine eng(dnnl::engine::kind::cpu, 0);
   return eng;
 }
 
-const char* isa_name(dnnl_cpu_isa_t isa) {
+const char *isa_name(dnnl_cpu_isa_t isa) {
   switch (isa) {
-    case dnnl_cpu_isa_sse41: return "sse41";
-    case dnnl_cpu_isa_avx: return "avx";
-    case dnnl_cpu_isa_avx2: return "avx2";
-    case dnnl_cpu_isa_avx2_vnni: return "avx2_vnni";
-    case dnnl_cpu_isa_avx512_core: return "avx512_core";
-    case dnnl_cpu_isa_avx512_core_vnni: return "avx512_core_vnni";
-    case dnnl_cpu_isa_avx512_core_bf16: return "avx512_core_bf16";
-    case dnnl_cpu_isa_avx512_core_amx: return "avx512_core_amx";
-    default: return "other";
+  case dnnl_cpu_isa_sse41:
+    return "sse41";
+  case dnnl_cpu_isa_avx:
+    return "avx";
+  case dnnl_cpu_isa_avx2:
+    return "avx2";
+  case dnnl_cpu_isa_avx2_vnni:
+    return "avx2_vnni";
+  case dnnl_cpu_isa_avx512_core:
+    return "avx512_core";
+  case dnnl_cpu_isa_avx512_core_vnni:
+    return "avx512_core_vnni";
+  case dnnl_cpu_isa_avx512_core_bf16:
+    return "avx512_core_bf16";
+  case dnnl_cpu_isa_avx512_core_amx:
+    return "avx512_core_amx";
+  default:
+    return "other";
   }
 }
 
-}  // namespace
+} // namespace
 
-void dnnl_sgemm_rowmajor(int M, int N, int K, const float* A, const float* B, float* C) {
+void dnnl_sgemm_rowmajor(int M, int N, int K, const float *A, const float *B,
+                         float *C) {
   // dnnl_sgemm is row-major: C = alpha * op(A) * op(B) + beta * C.
   dnnl_sgemm('N', 'N', M, N, K, 1.0f, A, K, B, N, 0.0f, C, N);
 }
 
 std::string dnnl_info() {
-  const dnnl_version_t* v = dnnl_version();
-  std::string cpu_runtime = v->cpu_runtime == DNNL_RUNTIME_OMP ? "OpenMP" : "non-OpenMP";
-  return "oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) + "." +
-         std::to_string(v->patch) + ", ISA " + isa_name(dnnl_get_effective_cpu_isa()) + ", " +
-         cpu_runtime + " CPU runtime";
+  const dnnl_version_t *v = dnnl_version();
+  std::string cpu_runtime =
+      v->cpu_runtime == DNNL_RUNTIME_OMP ? "OpenMP" : "non-OpenMP";
+  return "oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) +
+         "." + std::to_string(v->patch) + ", ISA " +
+         isa_name(dnnl_get_effective_cpu_isa()) + ", " + cpu_runtime +
+         " CPU runtime";
 }
 
-// --- matmul + bias + relu -------------------------------------------------------
+// --- matmul + bias + relu
+// -------------------------------------------------------
 struct DnnlMatmulBiasRelu::Impl {
   dnnl::stream strm{cpu_engine()};
   dnnl::matmul::primitive_desc pd;
@@ -55,10 +68,11 @@ struct DnnlMatmulBiasRelu::Impl {
   memory src, wei, bias, dst;
 };
 
-DnnlMatmulBiasRelu::DnnlMatmulBiasRelu(int M, int N, int K, const float* A, const float* B,
-                                       const float* bias, float* C)
+DnnlMatmulBiasRelu::DnnlMatmulBiasRelu(int M, int N, int K, const float *A,
+                                       const float *B, const float *bias,
+                                       float *C)
     : impl_(new Impl) {
-  auto& eng = cpu_engine();
+  auto &eng = cpu_engine();
   memory::desc src_md({M, K}, dt::f32, tag::ab);
   memory::desc wei_md({K, N}, dt::f32, tag::ab);
   memory::desc bias_md({1, N}, dt::f32, tag::ab);
@@ -70,9 +84,9 @@ DnnlMatmulBiasRelu::DnnlMatmulBiasRelu(int M, int N, int K, const float* A, cons
   dnnl::matmul::desc desc(src_md, wei_md, bias_md, dst_md);
   impl_->pd = dnnl::matmul::primitive_desc(desc, attr, eng);
   impl_->prim = dnnl::matmul(impl_->pd);
-  impl_->src = memory(src_md, eng, const_cast<float*>(A));
-  impl_->wei = memory(wei_md, eng, const_cast<float*>(B));
-  impl_->bias = memory(bias_md, eng, const_cast<float*>(bias));
+  impl_->src = memory(src_md, eng, const_cast<float *>(A));
+  impl_->wei = memory(wei_md, eng, const_cast<float *>(B));
+  impl_->bias = memory(bias_md, eng, const_cast<float *>(bias));
   impl_->dst = memory(dst_md, eng, C);
 }
 
@@ -86,40 +100,45 @@ void DnnlMatmulBiasRelu::run() {
   impl_->strm.wait();
 }
 
-std::string DnnlMatmulBiasRelu::impl() const { return impl_->pd.impl_info_str(); }
+std::string DnnlMatmulBiasRelu::impl() const {
+  return impl_->pd.impl_info_str();
+}
 
-// --- convolution --------------------------------------------------------------
+// --- convolution
+// --------------------------------------------------------------
 struct DnnlConv::Impl {
   dnnl::stream strm{cpu_engine()};
   dnnl::convolution_forward::primitive_desc pd;
   dnnl::convolution_forward prim;
-  memory src, wei, dst;   // in oneDNN's chosen layouts
+  memory src, wei, dst; // in oneDNN's chosen layouts
   memory::desc user_dst_md;
 };
 
-DnnlConv::DnnlConv(const ConvShape& s, const float* in_nhwc, const float* filter_hwcf)
+DnnlConv::DnnlConv(const ConvShape &s, const float *in_nhwc,
+                   const float *filter_hwcf)
     : impl_(new Impl) {
-  auto& eng = cpu_engine();
-  auto& strm = impl_->strm;
+  auto &eng = cpu_engine();
+  auto &strm = impl_->strm;
   // oneDNN's logical dims are always N C H W / O I H W; the tag is the layout.
   memory::dims src_dims = {1, s.C, s.H, s.W};
   memory::dims wei_dims = {s.F, s.C, s.K, s.K};
   memory::dims dst_dims = {1, s.F, s.OH(), s.OW()};
   memory::desc user_src_md(src_dims, dt::f32, tag::nhwc);
-  memory::desc user_wei_md(wei_dims, dt::f32, tag::hwio);  // HWCF
+  memory::desc user_wei_md(wei_dims, dt::f32, tag::hwio); // HWCF
   impl_->user_dst_md = memory::desc(dst_dims, dt::f32, tag::nhwc);
 
   dnnl::convolution_forward::desc desc(
       dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-      memory::desc(src_dims, dt::f32, tag::any), memory::desc(wei_dims, dt::f32, tag::any),
-      memory::desc(dst_dims, dt::f32, tag::any), {s.stride, s.stride}, {s.pad, s.pad},
-      {s.pad, s.pad});
+      memory::desc(src_dims, dt::f32, tag::any),
+      memory::desc(wei_dims, dt::f32, tag::any),
+      memory::desc(dst_dims, dt::f32, tag::any), {s.stride, s.stride},
+      {s.pad, s.pad}, {s.pad, s.pad});
   impl_->pd = dnnl::convolution_forward::primitive_desc(desc, eng);
   impl_->prim = dnnl::convolution_forward(impl_->pd);
 
   // Reorder the input and the filter into the chosen layouts, once.
-  memory user_src(user_src_md, eng, const_cast<float*>(in_nhwc));
-  memory user_wei(user_wei_md, eng, const_cast<float*>(filter_hwcf));
+  memory user_src(user_src_md, eng, const_cast<float *>(in_nhwc));
+  memory user_wei(user_wei_md, eng, const_cast<float *>(filter_hwcf));
   impl_->src = memory(impl_->pd.src_desc(), eng);
   impl_->wei = memory(impl_->pd.weights_desc(), eng);
   impl_->dst = memory(impl_->pd.dst_desc(), eng);
@@ -137,13 +156,15 @@ void DnnlConv::run() {
   impl_->strm.wait();
 }
 
-void DnnlConv::output_nhwc(float* out) {
+void DnnlConv::output_nhwc(float *out) {
   memory user_dst(impl_->user_dst_md, cpu_engine(), out);
-  dnnl::reorder(impl_->dst, user_dst).execute(impl_->strm, impl_->dst, user_dst);
+  dnnl::reorder(impl_->dst, user_dst)
+      .execute(impl_->strm, impl_->dst, user_dst);
   impl_->strm.wait();
 }
 
-// --- softmax and layer normalization -------------------------------------------
+// --- softmax and layer normalization
+// -------------------------------------------
 struct DnnlSoftmax::Impl {
   dnnl::stream strm{cpu_engine()};
   dnnl::softmax_v2_forward::primitive_desc pd;
@@ -151,21 +172,24 @@ struct DnnlSoftmax::Impl {
   memory src, dst;
 };
 
-DnnlSoftmax::DnnlSoftmax(int rows, int cols, const float* x, float* y) : impl_(new Impl) {
-  auto& eng = cpu_engine();
+DnnlSoftmax::DnnlSoftmax(int rows, int cols, const float *x, float *y)
+    : impl_(new Impl) {
+  auto &eng = cpu_engine();
   memory::desc md({rows, cols}, dt::f32, tag::ab);
   dnnl::softmax_v2_forward::desc desc(dnnl::prop_kind::forward_inference,
-                                      dnnl::algorithm::softmax_accurate, md, md, 1);
+                                      dnnl::algorithm::softmax_accurate, md, md,
+                                      1);
   impl_->pd = dnnl::softmax_v2_forward::primitive_desc(desc, eng);
   impl_->prim = dnnl::softmax_v2_forward(impl_->pd);
-  impl_->src = memory(md, eng, const_cast<float*>(x));
+  impl_->src = memory(md, eng, const_cast<float *>(x));
   impl_->dst = memory(md, eng, y);
 }
 
 DnnlSoftmax::~DnnlSoftmax() = default;
 
 void DnnlSoftmax::run() {
-  impl_->prim.execute(impl_->strm, {{DNNL_ARG_SRC, impl_->src}, {DNNL_ARG_DST, impl_->dst}});
+  impl_->prim.execute(impl_->strm,
+                      {{DNNL_ARG_SRC, impl_->src}, {DNNL_ARG_DST, impl_->dst}});
   impl_->strm.wait();
 }
 
@@ -178,21 +202,22 @@ struct DnnlLayerNorm::Impl {
   memory src, dst, scale, shift;
 };
 
-DnnlLayerNorm::DnnlLayerNorm(int rows, int cols, float epsilon, const float* x, const float* gamma,
-                             const float* beta, float* y)
+DnnlLayerNorm::DnnlLayerNorm(int rows, int cols, float epsilon, const float *x,
+                             const float *gamma, const float *beta, float *y)
     : impl_(new Impl) {
-  auto& eng = cpu_engine();
+  auto &eng = cpu_engine();
   memory::desc md({rows, cols}, dt::f32, tag::ab);
   memory::desc row_md({cols}, dt::f32, tag::a);
   dnnl::layer_normalization_forward::desc desc(
       dnnl::prop_kind::forward_inference, md, epsilon,
-      dnnl::normalization_flags::use_scale | dnnl::normalization_flags::use_shift);
+      dnnl::normalization_flags::use_scale |
+          dnnl::normalization_flags::use_shift);
   impl_->pd = dnnl::layer_normalization_forward::primitive_desc(desc, eng);
   impl_->prim = dnnl::layer_normalization_forward(impl_->pd);
-  impl_->src = memory(md, eng, const_cast<float*>(x));
+  impl_->src = memory(md, eng, const_cast<float *>(x));
   impl_->dst = memory(md, eng, y);
-  impl_->scale = memory(row_md, eng, const_cast<float*>(gamma));
-  impl_->shift = memory(row_md, eng, const_cast<float*>(beta));
+  impl_->scale = memory(row_md, eng, const_cast<float *>(gamma));
+  impl_->shift = memory(row_md, eng, const_cast<float *>(beta));
 }
 
 DnnlLayerNorm::~DnnlLayerNorm() = default;
@@ -210,29 +235,34 @@ std::string DnnlLayerNorm::impl() const { return impl_->pd.impl_info_str(); }
 // oneDNN's name for a blocked layout, e.g. "acdb" (nhwc) or "aBcd8b" (channels
 // in blocks of 8): dimensions outermost first, a blocked one in upper case,
 // then the inner blocks.
-static std::string layout_tag(const memory::desc& md) {
-  const dnnl_memory_desc_t& d = md.data;
-  if (d.format_kind != dnnl_blocked) return "non-blocked";
-  const auto& blk = d.format_desc.blocking;
+static std::string layout_tag(const memory::desc &md) {
+  const dnnl_memory_desc_t &d = md.data;
+  if (d.format_kind != dnnl_blocked)
+    return "non-blocked";
+  const auto &blk = d.format_desc.blocking;
   std::string order;
   bool used[DNNL_MAX_NDIMS] = {false};
   for (int n = 0; n < d.ndims; ++n) {
     int best = -1;
     for (int i = 0; i < d.ndims; ++i)
-      if (!used[i] && (best < 0 || blk.strides[i] > blk.strides[best])) best = i;
+      if (!used[i] && (best < 0 || blk.strides[i] > blk.strides[best]))
+        best = i;
     used[best] = true;
     bool blocked = false;
-    for (int b = 0; b < blk.inner_nblks; ++b) blocked |= blk.inner_idxs[b] == best;
+    for (int b = 0; b < blk.inner_nblks; ++b)
+      blocked |= blk.inner_idxs[b] == best;
     order += static_cast<char>((blocked ? 'A' : 'a') + best);
   }
   for (int b = 0; b < blk.inner_nblks; ++b)
-    order += std::to_string(blk.inner_blks[b]) + static_cast<char>('a' + blk.inner_idxs[b]);
+    order += std::to_string(blk.inner_blks[b]) +
+             static_cast<char>('a' + blk.inner_idxs[b]);
   return order;
 }
 
 std::string DnnlConv::impl() const {
   // e.g. "jit:avx2, src aBcd8b": the implementation and its input layout.
-  return std::string(impl_->pd.impl_info_str()) + ", src " + layout_tag(impl_->pd.src_desc());
+  return std::string(impl_->pd.impl_info_str()) + ", src " +
+         layout_tag(impl_->pd.src_desc());
 }
 
-}  // namespace pbbench
+} // namespace pbbench

@@ -11,9 +11,9 @@ namespace pbbench {
 namespace {
 
 // Halide's parallel loops on the process's OpenMP pool (see HalideBlur).
-int openmp_do_par_for(Halide::JITUserContext* ctx,
-                      int (*f)(Halide::JITUserContext*, int, uint8_t*), int min, int extent,
-                      uint8_t* closure) {
+int openmp_do_par_for(Halide::JITUserContext *ctx,
+                      int (*f)(Halide::JITUserContext *, int, uint8_t *),
+                      int min, int extent, uint8_t *closure) {
   int result = 0;
 #pragma omp parallel for schedule(static)
   for (int i = min; i < min + extent; ++i) {
@@ -32,7 +32,7 @@ int openmp_do_par_for(Halide::JITUserContext* ctx,
 constexpr int kRows = 16;
 constexpr int kVector = 16;
 
-}  // namespace
+} // namespace
 
 struct HalideBlur::Impl {
   Halide::Buffer<float> in, out;
@@ -40,11 +40,12 @@ struct HalideBlur::Impl {
   bool use_openmp;
 };
 
-HalideBlur::HalideBlur(const float* img, float* out, bool use_openmp) : impl_(new Impl) {
+HalideBlur::HalideBlur(const float *img, float *out, bool use_openmp)
+    : impl_(new Impl) {
   using namespace Halide;
   impl_->use_openmp = use_openmp;
   // tensor<3x2048x2048xf32> is x innermost, then y, then c.
-  impl_->in = Buffer<float>(const_cast<float*>(img), 2048, 2048, 3);
+  impl_->in = Buffer<float>(const_cast<float *>(img), 2048, 2048, 3);
   impl_->out = Buffer<float>(out, 2044, 2044, 3);
 
   Var x("x"), y("y"), c("c"), yo("yo"), yi("yi"), t("t");
@@ -63,7 +64,8 @@ HalideBlur::HalideBlur(const float* img, float* out, bool use_openmp) : impl_(ne
   bx.compute_at(by, t).vectorize(x, kVector);
 
   impl_->pipeline = Pipeline(by);
-  if (use_openmp) impl_->pipeline.jit_handlers().custom_do_par_for = openmp_do_par_for;
+  if (use_openmp)
+    impl_->pipeline.jit_handlers().custom_do_par_for = openmp_do_par_for;
   impl_->pipeline.compile_jit(get_host_target());
 }
 
@@ -73,9 +75,11 @@ void HalideBlur::run() { impl_->pipeline.realize(impl_->out); }
 
 std::string HalideBlur::description() const {
   return "Halide 14 JIT, target " + Halide::get_host_target().to_string() +
-         ", full-width tiles of " + std::to_string(kRows) + " rows over rows x channels in parallel, " +
+         ", full-width tiles of " + std::to_string(kRows) +
+         " rows over rows x channels in parallel, " +
          "x pass computed per tile, vectorized by " + std::to_string(kVector) +
-         (impl_->use_openmp ? ", parallel loop on the OpenMP pool" : ", Halide's thread pool");
+         (impl_->use_openmp ? ", parallel loop on the OpenMP pool"
+                            : ", Halide's thread pool");
 }
 
-}  // namespace pbbench
+} // namespace pbbench

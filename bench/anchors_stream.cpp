@@ -14,16 +14,19 @@
 
 namespace pbbench {
 
-// --- STREAM triad -------------------------------------------------------------
+// --- STREAM triad
+// -------------------------------------------------------------
 namespace {
 constexpr float kTriadScalar = 3.0f;
 
-float* alloc_floats(std::size_t n) {
-  void* p = std::aligned_alloc(4096, ((n * sizeof(float) + 4095) / 4096) * 4096);
-  if (!p) throw std::bad_alloc();
-  return static_cast<float*>(p);
+float *alloc_floats(std::size_t n) {
+  void *p =
+      std::aligned_alloc(4096, ((n * sizeof(float) + 4095) / 4096) * 4096);
+  if (!p)
+    throw std::bad_alloc();
+  return static_cast<float *>(p);
 }
-}  // namespace
+} // namespace
 
 StreamTriad::StreamTriad(std::size_t n)
     : n_(n), a_(alloc_floats(n)), b_(alloc_floats(n)), c_(alloc_floats(n)) {
@@ -44,21 +47,24 @@ StreamTriad::~StreamTriad() {
 }
 
 void StreamTriad::run() {
-  float* __restrict a = a_;
-  const float* __restrict b = b_;
-  const float* __restrict c = c_;
+  float *__restrict a = a_;
+  const float *__restrict b = b_;
+  const float *__restrict c = c_;
   const long n = static_cast<long>(n_);
 #pragma omp parallel for schedule(static)
-  for (long i = 0; i < n; ++i) a[i] = b[i] + kTriadScalar * c[i];
+  for (long i = 0; i < n; ++i)
+    a[i] = b[i] + kTriadScalar * c[i];
 }
 
 bool StreamTriad::check() const {
   for (std::size_t i = 0; i < n_; i += 4099)
-    if (a_[i] != b_[i] + kTriadScalar * c_[i]) return false;
+    if (a_[i] != b_[i] + kTriadScalar * c_[i])
+      return false;
   return true;
 }
 
-// --- peak FMA -------------------------------------------------------------------
+// --- peak FMA
+// -------------------------------------------------------------------
 namespace {
 
 // Each thread runs `iters` iterations of NACC independent FMA chains
@@ -66,12 +72,15 @@ namespace {
 __attribute__((target("avx512f"))) float fma_loop_avx512(long iters) {
   constexpr int NACC = 16;
   __m512 acc[NACC];
-  for (int j = 0; j < NACC; ++j) acc[j] = _mm512_set1_ps(1.0f + j * 1e-3f);
+  for (int j = 0; j < NACC; ++j)
+    acc[j] = _mm512_set1_ps(1.0f + j * 1e-3f);
   const __m512 m = _mm512_set1_ps(0.9999999f), a = _mm512_set1_ps(1e-7f);
   for (long i = 0; i < iters; ++i)
-    for (int j = 0; j < NACC; ++j) acc[j] = _mm512_fmadd_ps(acc[j], m, a);
+    for (int j = 0; j < NACC; ++j)
+      acc[j] = _mm512_fmadd_ps(acc[j], m, a);
   __m512 s = acc[0];
-  for (int j = 1; j < NACC; ++j) s = _mm512_add_ps(s, acc[j]);
+  for (int j = 1; j < NACC; ++j)
+    s = _mm512_add_ps(s, acc[j]);
   return _mm512_reduce_add_ps(s);
 }
 
@@ -79,29 +88,34 @@ __attribute__((target("avx512f"))) float fma_loop_avx512(long iters) {
 __attribute__((target("avx2,fma"))) float fma_loop_avx2(long iters) {
   constexpr int NACC = 12;
   __m256 acc[NACC];
-  for (int j = 0; j < NACC; ++j) acc[j] = _mm256_set1_ps(1.0f + j * 1e-3f);
+  for (int j = 0; j < NACC; ++j)
+    acc[j] = _mm256_set1_ps(1.0f + j * 1e-3f);
   const __m256 m = _mm256_set1_ps(0.9999999f), a = _mm256_set1_ps(1e-7f);
   for (long i = 0; i < iters; ++i)
-    for (int j = 0; j < NACC; ++j) acc[j] = _mm256_fmadd_ps(acc[j], m, a);
+    for (int j = 0; j < NACC; ++j)
+      acc[j] = _mm256_fmadd_ps(acc[j], m, a);
   __m256 s = acc[0];
-  for (int j = 1; j < NACC; ++j) s = _mm256_add_ps(s, acc[j]);
+  for (int j = 1; j < NACC; ++j)
+    s = _mm256_add_ps(s, acc[j]);
   float out[8];
   _mm256_storeu_ps(out, s);
   float r = 0.0f;
-  for (float v : out) r += v;
+  for (float v : out)
+    r += v;
   return r;
 }
 
 volatile float g_sink;
 
-}  // namespace
+} // namespace
 
-double peak_fma_gflops(int reps, std::string* isa) {
+double peak_fma_gflops(int reps, std::string *isa) {
   __builtin_cpu_init();
   const bool avx512 = __builtin_cpu_supports("avx512f");
   const double flops_per_iter = avx512 ? 16 * 16 * 2 : 12 * 8 * 2;
   if (isa)
-    *isa = avx512 ? "AVX-512 FMA, 16 zmm accumulators" : "AVX2 FMA, 12 ymm accumulators (no AVX-512)";
+    *isa = avx512 ? "AVX-512 FMA, 16 zmm accumulators"
+                  : "AVX2 FMA, 12 ymm accumulators (no AVX-512)";
   auto run = [&](long iters) {
     const double t0 = now_s();
     int threads = 1;
@@ -118,23 +132,29 @@ double peak_fma_gflops(int reps, std::string* isa) {
   // Calibrate to ~0.25 s per run.
   long iters = 1 << 20;
   double gf = run(iters);
-  iters = std::max<long>(iters, static_cast<long>(0.25 * gf * 1e9 / (flops_per_iter * omp_get_max_threads())));
+  iters = std::max<long>(
+      iters, static_cast<long>(0.25 * gf * 1e9 /
+                               (flops_per_iter * omp_get_max_threads())));
   double best = 0.0;
-  for (int r = 0; r < reps; ++r) best = std::max(best, run(iters));
+  for (int r = 0; r < reps; ++r)
+    best = std::max(best, run(iters));
   return best;
 }
 
-// --- OpenMP runtime ---------------------------------------------------------------
+// --- OpenMP runtime
+// ---------------------------------------------------------------
 std::string openmp_runtime_info() {
-  auto lib_of = [](const char* sym) -> std::string {
-    void* p = dlsym(RTLD_DEFAULT, sym);
+  auto lib_of = [](const char *sym) -> std::string {
+    void *p = dlsym(RTLD_DEFAULT, sym);
     Dl_info info;
-    if (!p || !dladdr(p, &info) || !info.dli_fname) return "?";
+    if (!p || !dladdr(p, &info) || !info.dli_fname)
+      return "?";
     std::string f = info.dli_fname;
     return f.substr(f.rfind('/') + 1);
   };
-  return "GOMP_parallel from " + lib_of("GOMP_parallel") + ", omp_get_max_threads from " +
-         lib_of("omp_get_max_threads") + ", " + std::to_string(omp_get_max_threads()) + " threads";
+  return "GOMP_parallel from " + lib_of("GOMP_parallel") +
+         ", omp_get_max_threads from " + lib_of("omp_get_max_threads") + ", " +
+         std::to_string(omp_get_max_threads()) + " threads";
 }
 
-}  // namespace pbbench
+} // namespace pbbench

@@ -13,7 +13,8 @@
 // writes into RESULTS.md), so that no side's idle workers spin on the
 // other's cores.
 //
-//   pb-bench [--filter=SUBSTR] [--min-time=SECONDS] [--halide-pool=openmp|halide]
+//   pb-bench [--filter=SUBSTR] [--min-time=SECONDS]
+//   [--halide-pool=openmp|halide]
 //
 // Writes the report (markdown) to stdout and progress to stderr.
 
@@ -51,14 +52,17 @@
 
 namespace pbbench {
 
-double max_rel_err(const float* got, const float* ref, std::size_t n) {
+double max_rel_err(const float *got, const float *ref, std::size_t n) {
   double maxref = 0.0;
-  for (std::size_t i = 0; i < n; ++i) maxref = std::max(maxref, std::fabs(double(ref[i])));
-  const double floor = std::max(1e-2 * maxref, std::numeric_limits<double>::min());
+  for (std::size_t i = 0; i < n; ++i)
+    maxref = std::max(maxref, std::fabs(double(ref[i])));
+  const double floor =
+      std::max(1e-2 * maxref, std::numeric_limits<double>::min());
   double err = 0.0;
   for (std::size_t i = 0; i < n; ++i) {
     const double g = got[i], r = ref[i];
-    if (!std::isfinite(g)) return std::numeric_limits<double>::infinity();
+    if (!std::isfinite(g))
+      return std::numeric_limits<double>::infinity();
     err = std::max(err, std::fabs(g - r) / std::max(std::fabs(r), floor));
   }
   return err;
@@ -70,20 +74,22 @@ namespace {
 // Options and timing.
 
 struct Options {
-  std::string filter;         // run only cases whose name contains this
-  double min_time = 3.0;      // seconds of interleaved calls per case, at least...
-  int min_reps = 5;           // ...and at least this many calls per side,
-  int max_reps = 200;         // but no more than this many,
-  double max_time = 20.0;     // and stop after this long once min_reps is reached.
-  bool halide_openmp = true;  // Halide's parallel loops on the OpenMP pool
+  std::string filter;     // run only cases whose name contains this
+  double min_time = 3.0;  // seconds of interleaved calls per case, at least...
+  int min_reps = 5;       // ...and at least this many calls per side,
+  int max_reps = 200;     // but no more than this many,
+  double max_time = 20.0; // and stop after this long once min_reps is reached.
+  bool halide_openmp = true; // Halide's parallel loops on the OpenMP pool
 };
 Options g_opt;
 
 // Calls every side once (warm-up: JIT code generation, page faults, caches),
 // then alternately until the budget is spent. Returns each side's median
 // time in seconds; `reps` receives the number of timed calls per side.
-std::vector<double> interleave(const std::vector<std::function<void()>>& sides, int* reps) {
-  for (const auto& f : sides) f();
+std::vector<double> interleave(const std::vector<std::function<void()>> &sides,
+                               int *reps) {
+  for (const auto &f : sides)
+    f();
   std::vector<std::vector<double>> times(sides.size());
   const double start = now_s();
   int r = 0;
@@ -95,13 +101,16 @@ std::vector<double> interleave(const std::vector<std::function<void()>>& sides, 
     }
     ++r;
     const double elapsed = now_s() - start;
-    if (r >= g_opt.max_reps) break;
-    if (r >= g_opt.min_reps && elapsed >= g_opt.min_time) break;
-    if (r >= 3 && elapsed >= g_opt.max_time) break;
+    if (r >= g_opt.max_reps)
+      break;
+    if (r >= g_opt.min_reps && elapsed >= g_opt.min_time)
+      break;
+    if (r >= 3 && elapsed >= g_opt.max_time)
+      break;
   }
   *reps = r;
   std::vector<double> medians;
-  for (auto& t : times) {
+  for (auto &t : times) {
     std::sort(t.begin(), t.end());
     const std::size_t n = t.size();
     medians.push_back(n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]));
@@ -115,46 +124,62 @@ std::vector<double> interleave(const std::vector<std::function<void()>>& sides, 
 enum class Unit { GFlops, GBs, Ms };
 
 struct Row {
-  std::string name;    // the case
-  std::string anchor;  // who we are compared with
+  std::string name;   // the case
+  std::string anchor; // who we are compared with
   Unit unit;
-  double ours_work;    // FLOPs or bytes of one call (unused for Ms)
+  double ours_work; // FLOPs or bytes of one call (unused for Ms)
   double anchor_work;
-  double ours_s;       // median seconds per call
+  double ours_s; // median seconds per call
   double anchor_s;
-  double err;          // max relative error of our output
+  double err; // max relative error of our output
   double tol;
   int reps;
-  bool ok;             // err <= tol and our kernel returned 0
+  bool ok; // err <= tol and our kernel returned 0
 };
 
 std::vector<Row> g_rows;
 std::vector<std::string> g_notes;
 
-double rate(Unit u, double work, double s) { return u == Unit::Ms ? s * 1e3 : work / s / 1e9; }
-const char* unit_name(Unit u) { return u == Unit::GFlops ? "GFLOP/s" : u == Unit::GBs ? "GB/s" : "ms"; }
+double rate(Unit u, double work, double s) {
+  return u == Unit::Ms ? s * 1e3 : work / s / 1e9;
+}
+const char *unit_name(Unit u) {
+  return u == Unit::GFlops ? "GFLOP/s" : u == Unit::GBs ? "GB/s" : "ms";
+}
 
 // Speed ratio ours / anchor (> 1: we are faster).
-double ratio(const Row& r) {
-  if (r.unit == Unit::Ms) return r.anchor_s / r.ours_s;
+double ratio(const Row &r) {
+  if (r.unit == Unit::Ms)
+    return r.anchor_s / r.ours_s;
   return (r.ours_work / r.ours_s) / (r.anchor_work / r.anchor_s);
 }
 
-constexpr double kTol = 1e-3;  // f32 everywhere
+constexpr double kTol = 1e-3; // f32 everywhere
 
-void add_row(const std::string& name, const std::string& anchor, Unit unit, double ours_work,
-             double anchor_work, double ours_s, double anchor_s, double err, int reps,
-             bool status_ok) {
-  Row r{name, anchor, unit, ours_work, anchor_work, ours_s, anchor_s, err, kTol, reps,
+void add_row(const std::string &name, const std::string &anchor, Unit unit,
+             double ours_work, double anchor_work, double ours_s,
+             double anchor_s, double err, int reps, bool status_ok) {
+  Row r{name,
+        anchor,
+        unit,
+        ours_work,
+        anchor_work,
+        ours_s,
+        anchor_s,
+        err,
+        kTol,
+        reps,
         status_ok && err <= kTol};
   g_rows.push_back(r);
-  std::fprintf(stderr, "  %-28s vs %-16s ours %9.2f %s  anchor %9.2f %s  x%.2f  err %.1e %s\n",
-               name.c_str(), anchor.c_str(), rate(unit, ours_work, ours_s), unit_name(unit),
-               rate(unit, anchor_work, anchor_s), unit_name(unit), ratio(r), err,
-               r.ok ? "" : "FAIL");
+  std::fprintf(
+      stderr,
+      "  %-28s vs %-16s ours %9.2f %s  anchor %9.2f %s  x%.2f  err %.1e %s\n",
+      name.c_str(), anchor.c_str(), rate(unit, ours_work, ours_s),
+      unit_name(unit), rate(unit, anchor_work, anchor_s), unit_name(unit),
+      ratio(r), err, r.ok ? "" : "FAIL");
 }
 
-bool selected(const std::string& name) {
+bool selected(const std::string &name) {
   if (g_opt.filter.empty() || name.find(g_opt.filter) != std::string::npos) {
     std::fprintf(stderr, "%s\n", name.c_str());
     return true;
@@ -167,7 +192,8 @@ bool selected(const std::string& name) {
 struct Status {
   int first_error = 0;
   void operator()(int s) {
-    if (s != 0 && first_error == 0) first_error = s;
+    if (s != 0 && first_error == 0)
+      first_error = s;
   }
   bool ok() const { return first_error == 0; }
 };
@@ -175,12 +201,14 @@ struct Status {
 // ---------------------------------------------------------------------------
 // Cases.
 
-using Gemm = int (*)(const float*, const float*, float*);
+using Gemm = int (*)(const float *, const float *, float *);
 
-void bench_gemm(const std::string& name, Gemm ours, int M, int N, int K) {
-  if (!selected(name)) return;
+void bench_gemm(const std::string &name, Gemm ours, int M, int N, int K) {
+  if (!selected(name))
+    return;
   Buffer A(std::size_t(M) * K), B(std::size_t(K) * N);
-  Buffer C(std::size_t(M) * N), C_blas(std::size_t(M) * N), C_dnnl(std::size_t(M) * N);
+  Buffer C(std::size_t(M) * N), C_blas(std::size_t(M) * N),
+      C_dnnl(std::size_t(M) * N);
   fill_random(A, 1);
   fill_random(B, 2);
   Status st;
@@ -188,7 +216,9 @@ void bench_gemm(const std::string& name, Gemm ours, int M, int N, int K) {
   const auto t = interleave(
       {[&] { st(ours(A.data(), B.data(), C.data())); },
        [&] { openblas_sgemm(M, N, K, A.data(), B.data(), C_blas.data()); },
-       [&] { dnnl_sgemm_rowmajor(M, N, K, A.data(), B.data(), C_dnnl.data()); }},
+       [&] {
+         dnnl_sgemm_rowmajor(M, N, K, A.data(), B.data(), C_dnnl.data());
+       }},
       &reps);
   const double flops = 2.0 * M * N * K;
   add_row(name, "OpenBLAS sgemm", Unit::GFlops, flops, flops, t[0], t[1],
@@ -199,41 +229,49 @@ void bench_gemm(const std::string& name, Gemm ours, int M, int N, int K) {
 
 void bench_gemm_bias_relu() {
   const std::string name = "GEMM 1024 + bias + relu";
-  if (!selected(name)) return;
+  if (!selected(name))
+    return;
   constexpr int M = 1024, N = 1024, K = 1024;
   Buffer A(M * K), B(K * N), bias(N), C(M * N), C_dnnl(M * N);
   fill_random(A, 3);
   fill_random(B, 4);
   fill_random(bias, 5);
-  DnnlMatmulBiasRelu dnnl(M, N, K, A.data(), B.data(), bias.data(), C_dnnl.data());
+  DnnlMatmulBiasRelu dnnl(M, N, K, A.data(), B.data(), bias.data(),
+                          C_dnnl.data());
   Status st;
   int reps = 0;
   const auto t = interleave(
-      {[&] { st(gemm_bias_relu_1024(A.data(), B.data(), bias.data(), C.data())); },
+      {[&] {
+         st(gemm_bias_relu_1024(A.data(), B.data(), bias.data(), C.data()));
+       },
        [&] { dnnl.run(); }},
       &reps);
   const double flops = 2.0 * M * N * K;
   add_row(name, "oneDNN matmul", Unit::GFlops, flops, flops, t[0], t[1],
           max_rel_err(C.data(), C_dnnl.data(), C.size()), reps, st.ok());
-  g_notes.push_back("GEMM 1024 + bias + relu: oneDNN matmul primitive with bias and an "
-                    "eltwise_relu post-op on plain row-major tensors, implementation `" +
-                    dnnl.impl() + "`.");
+  g_notes.push_back(
+      "GEMM 1024 + bias + relu: oneDNN matmul primitive with bias and an "
+      "eltwise_relu post-op on plain row-major tensors, implementation `" +
+      dnnl.impl() + "`.");
 }
 
-using Conv = int (*)(const float*, const float*, float*);
+using Conv = int (*)(const float *, const float *, float *);
 
-void bench_conv(const std::string& name, Conv ours, const ConvShape& s) {
-  if (!selected(name)) return;
-  Buffer in(std::size_t(s.H) * s.W * s.C), filt(std::size_t(s.K) * s.K * s.C * s.F);
+void bench_conv(const std::string &name, Conv ours, const ConvShape &s) {
+  if (!selected(name))
+    return;
+  Buffer in(std::size_t(s.H) * s.W * s.C),
+      filt(std::size_t(s.K) * s.K * s.C * s.F);
   Buffer out(std::size_t(s.OH()) * s.OW() * s.F), out_dnnl(out.size());
   fill_random(in, 6);
   fill_random(filt, 7);
   DnnlConv dnnl(s, in.data(), filt.data());
   Status st;
   int reps = 0;
-  const auto t = interleave({[&] { st(ours(in.data(), filt.data(), out.data())); },
-                             [&] { dnnl.run(); }},
-                            &reps);
+  const auto t =
+      interleave({[&] { st(ours(in.data(), filt.data(), out.data())); },
+                  [&] { dnnl.run(); }},
+                 &reps);
   dnnl.output_nhwc(out_dnnl.data());
   add_row(name, "oneDNN conv", Unit::GFlops, s.flops(), s.flops(), t[0], t[1],
           max_rel_err(out.data(), out_dnnl.data(), out.size()), reps, st.ok());
@@ -242,119 +280,139 @@ void bench_conv(const std::string& name, Conv ours, const ConvShape& s) {
 
 // The triad every memory-bound case is compared with (64 Mi floats per array).
 constexpr std::size_t kTriadN = std::size_t(64) << 20;
-StreamTriad& triad() {
+StreamTriad &triad() {
   static StreamTriad t(kTriadN);
   return t;
 }
 
 void bench_relu() {
   const std::string name = "relu(x*a+b) 64M f32";
-  if (!selected(name)) return;
+  if (!selected(name))
+    return;
   constexpr std::size_t n = RELU_AXPB_X_SIZE;
   Buffer x(n), y(n), ref(n);
   fill_random(x, 8);
 #pragma omp parallel for schedule(static)
-  for (long i = 0; i < long(n); ++i) ref[i] = float(std::max(double(x[i]) * 1.5 - 0.25, 0.0));
-  StreamTriad& tr = triad();
+  for (long i = 0; i < long(n); ++i)
+    ref[i] = float(std::max(double(x[i]) * 1.5 - 0.25, 0.0));
+  StreamTriad &tr = triad();
   Status st;
   int reps = 0;
-  const auto t = interleave({[&] { st(relu_axpb(x.data(), y.data())); }, [&] { tr.run(); }},
-                            &reps);
-  add_row(name, "STREAM triad", Unit::GBs, 2.0 * n * sizeof(float), tr.bytes(), t[0], t[1],
-          max_rel_err(y.data(), ref.data(), n), reps, st.ok());
+  const auto t = interleave(
+      {[&] { st(relu_axpb(x.data(), y.data())); }, [&] { tr.run(); }}, &reps);
+  add_row(name, "STREAM triad", Unit::GBs, 2.0 * n * sizeof(float), tr.bytes(),
+          t[0], t[1], max_rel_err(y.data(), ref.data(), n), reps, st.ok());
 }
 
 void bench_softmax() {
   const std::string name = "softmax 4096x1024";
-  if (!selected(name)) return;
+  if (!selected(name))
+    return;
   constexpr int R = SOFTMAX_X_DIM0, C = SOFTMAX_X_DIM1;
   Buffer x(R * C), y(R * C), ref(R * C);
   fill_random(x, 9, -4.0f, 4.0f);
 #pragma omp parallel for schedule(static)
   for (int i = 0; i < R; ++i) {
-    const float* xi = x.data() + std::size_t(i) * C;
+    const float *xi = x.data() + std::size_t(i) * C;
     double m = -INFINITY, sum = 0.0;
-    for (int j = 0; j < C; ++j) m = std::max(m, double(xi[j]));
-    for (int j = 0; j < C; ++j) sum += std::exp(double(xi[j]) - m);
-    for (int j = 0; j < C; ++j) ref[std::size_t(i) * C + j] = float(std::exp(double(xi[j]) - m) / sum);
+    for (int j = 0; j < C; ++j)
+      m = std::max(m, double(xi[j]));
+    for (int j = 0; j < C; ++j)
+      sum += std::exp(double(xi[j]) - m);
+    for (int j = 0; j < C; ++j)
+      ref[std::size_t(i) * C + j] = float(std::exp(double(xi[j]) - m) / sum);
   }
-  StreamTriad& tr = triad();
+  StreamTriad &tr = triad();
   Buffer y_dnnl(R * C);
   DnnlSoftmax dnnl(R, C, x.data(), y_dnnl.data());
   Status st;
   int reps = 0;
-  const auto t = interleave(
-      {[&] { st(softmax(x.data(), y.data())); }, [&] { tr.run(); }, [&] { dnnl.run(); }}, &reps);
+  const auto t = interleave({[&] { st(softmax(x.data(), y.data())); },
+                             [&] { tr.run(); }, [&] { dnnl.run(); }},
+                            &reps);
   const double bytes = 2.0 * R * C * sizeof(float);
   add_row(name, "STREAM triad", Unit::GBs, bytes, tr.bytes(), t[0], t[1],
           max_rel_err(y.data(), ref.data(), y.size()), reps, st.ok());
   add_row(name, "oneDNN softmax", Unit::GBs, bytes, bytes, t[0], t[2],
           max_rel_err(y.data(), y_dnnl.data(), y.size()), reps, st.ok());
-  g_notes.push_back(name +
-                    ": oneDNN softmax_v2 (softmax_accurate) on plain row-major tensors, "
-                    "implementation `" +
-                    dnnl.impl() + "`.");
+  g_notes.push_back(
+      name +
+      ": oneDNN softmax_v2 (softmax_accurate) on plain row-major tensors, "
+      "implementation `" +
+      dnnl.impl() + "`.");
 }
 
 void bench_layernorm() {
   const std::string name = "layernorm 4096x1024";
-  if (!selected(name)) return;
+  if (!selected(name))
+    return;
   constexpr int R = LAYERNORM_X_DIM0, C = LAYERNORM_X_DIM1;
-  constexpr float kEpsilon = 1e-5f;  // as in kernels/layernorm.mlir
+  constexpr float kEpsilon = 1e-5f; // as in kernels/layernorm.mlir
   Buffer x(R * C), gamma(C), beta(C), y(R * C), ref(R * C);
   fill_random(x, 10, -2.0f, 3.0f);
   fill_random(gamma, 11, 0.5f, 1.5f);
   fill_random(beta, 12);
 #pragma omp parallel for schedule(static)
   for (int i = 0; i < R; ++i) {
-    const float* xi = x.data() + std::size_t(i) * C;
+    const float *xi = x.data() + std::size_t(i) * C;
     double mean = 0.0, var = 0.0;
-    for (int j = 0; j < C; ++j) mean += xi[j];
+    for (int j = 0; j < C; ++j)
+      mean += xi[j];
     mean /= C;
-    for (int j = 0; j < C; ++j) var += (xi[j] - mean) * (xi[j] - mean);
+    for (int j = 0; j < C; ++j)
+      var += (xi[j] - mean) * (xi[j] - mean);
     var /= C;
     const double rstd = 1.0 / std::sqrt(var + kEpsilon);
     for (int j = 0; j < C; ++j)
-      ref[std::size_t(i) * C + j] = float((xi[j] - mean) * rstd * gamma[j] + beta[j]);
+      ref[std::size_t(i) * C + j] =
+          float((xi[j] - mean) * rstd * gamma[j] + beta[j]);
   }
-  StreamTriad& tr = triad();
+  StreamTriad &tr = triad();
   Buffer y_dnnl(R * C);
-  DnnlLayerNorm dnnl(R, C, kEpsilon, x.data(), gamma.data(), beta.data(), y_dnnl.data());
+  DnnlLayerNorm dnnl(R, C, kEpsilon, x.data(), gamma.data(), beta.data(),
+                     y_dnnl.data());
   Status st;
   int reps = 0;
-  const auto t = interleave({[&] { st(layernorm(x.data(), gamma.data(), beta.data(), y.data())); },
-                             [&] { tr.run(); }, [&] { dnnl.run(); }},
-                            &reps);
+  const auto t = interleave(
+      {[&] { st(layernorm(x.data(), gamma.data(), beta.data(), y.data())); },
+       [&] { tr.run(); }, [&] { dnnl.run(); }},
+      &reps);
   const double bytes = 2.0 * R * C * sizeof(float);
   add_row(name, "STREAM triad", Unit::GBs, bytes, tr.bytes(), t[0], t[1],
           max_rel_err(y.data(), ref.data(), y.size()), reps, st.ok());
   add_row(name, "oneDNN layer norm", Unit::GBs, bytes, bytes, t[0], t[2],
           max_rel_err(y.data(), y_dnnl.data(), y.size()), reps, st.ok());
-  g_notes.push_back(name +
-                    ": oneDNN layer_normalization (forward inference, statistics "
-                    "computed, scale and shift) on plain row-major tensors, implementation `" +
-                    dnnl.impl() + "`.");
+  g_notes.push_back(
+      name +
+      ": oneDNN layer_normalization (forward inference, statistics "
+      "computed, scale and shift) on plain row-major tensors, implementation "
+      "`" +
+      dnnl.impl() + "`.");
 }
 
 void bench_blur() {
   const std::string name = "blur 5-tap 3x2048x2048";
-  if (!selected(name)) return;
-  Buffer img(BLUR_IMG_SIZE), out(BLUR_RESULT0_SIZE), out_halide(BLUR_RESULT0_SIZE);
+  if (!selected(name))
+    return;
+  Buffer img(BLUR_IMG_SIZE), out(BLUR_RESULT0_SIZE),
+      out_halide(BLUR_RESULT0_SIZE);
   fill_random(img, 13, 0.0f, 1.0f);
   HalideBlur halide(img.data(), out_halide.data(), g_opt.halide_openmp);
   Status st;
   int reps = 0;
-  const auto t = interleave({[&] { st(blur(img.data(), out.data())); }, [&] { halide.run(); }},
-                            &reps);
+  const auto t = interleave(
+      {[&] { st(blur(img.data(), out.data())); }, [&] { halide.run(); }},
+      &reps);
   add_row(name, "Halide 14 JIT", Unit::Ms, 0, 0, t[0], t[1],
-          max_rel_err(out.data(), out_halide.data(), out.size()), reps, st.ok());
+          max_rel_err(out.data(), out_halide.data(), out.size()), reps,
+          st.ok());
   g_notes.push_back(name + ": " + halide.description() + ".");
 }
 
 // ---------------------------------------------------------------------------
 // Report.
 
-std::string fmt(const char* f, double v) {
+std::string fmt(const char *f, double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, f, v);
   return buf;
@@ -362,57 +420,71 @@ std::string fmt(const char* f, double v) {
 
 std::string value(Unit u, double work, double s) {
   const double v = rate(u, work, s);
-  return fmt(v >= 100 ? "%.0f " : v >= 10 ? "%.1f " : "%.2f ", v) + unit_name(u);
+  return fmt(v >= 100  ? "%.0f "
+             : v >= 10 ? "%.1f "
+                       : "%.2f ",
+             v) +
+         unit_name(u);
 }
 
-void print_report(double peak, const std::string& peak_isa, double stream_best,
+void print_report(double peak, const std::string &peak_isa, double stream_best,
                   double stream_median) {
   std::printf("## Machine limits (measured in this run)\n\n");
-  std::printf("- Peak FMA: **%.1f GFLOP/s** f32 (%s, %d threads, best of 5)\n", peak,
-              peak_isa.c_str(), omp_get_max_threads());
+  std::printf("- Peak FMA: **%.1f GFLOP/s** f32 (%s, %d threads, best of 5)\n",
+              peak, peak_isa.c_str(), omp_get_max_threads());
   if (stream_best > 0)
-    std::printf("- STREAM triad: **%.1f GB/s** (best of 10; median %.1f), %zu Mi floats per "
+    std::printf("- STREAM triad: **%.1f GB/s** (best of 10; median %.1f), %zu "
+                "Mi floats per "
                 "array, counting 3 x 4 bytes per element\n",
                 stream_best, stream_median, kTriadN >> 20);
   std::printf("\n## Results\n\n");
-  std::printf("| Case | Anchor | Ours | Anchor | Ours/Anchor | Max rel err | Check | Reps |\n");
+  std::printf("| Case | Anchor | Ours | Anchor | Ours/Anchor | Max rel err | "
+              "Check | Reps |\n");
   std::printf("|---|---|---:|---:|---:|---:|---|---:|\n");
-  for (const Row& r : g_rows) {
-    std::printf("| %s | %s | %s | %s | %.2fx | %.1e | %s | %d |\n", r.name.c_str(),
-                r.anchor.c_str(), value(r.unit, r.ours_work, r.ours_s).c_str(),
-                value(r.unit, r.anchor_work, r.anchor_s).c_str(), ratio(r), r.err,
-                r.ok ? "ok" : "**FAIL**", r.reps);
+  for (const Row &r : g_rows) {
+    std::printf("| %s | %s | %s | %s | %.2fx | %.1e | %s | %d |\n",
+                r.name.c_str(), r.anchor.c_str(),
+                value(r.unit, r.ours_work, r.ours_s).c_str(),
+                value(r.unit, r.anchor_work, r.anchor_s).c_str(), ratio(r),
+                r.err, r.ok ? "ok" : "**FAIL**", r.reps);
   }
   std::printf("\n");
   if (!g_notes.empty()) {
     std::printf("Anchor details:\n\n");
-    for (const auto& n : g_notes) std::printf("- %s\n", n.c_str());
+    for (const auto &n : g_notes)
+      std::printf("- %s\n", n.c_str());
     std::printf("\n");
   }
 }
 
-bool parse_args(int argc, char** argv) {
+bool parse_args(int argc, char **argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    auto val = [&](const char* key) -> const char* {
+    auto val = [&](const char *key) -> const char * {
       const std::size_t n = std::strlen(key);
       return a.compare(0, n, key) == 0 ? argv[i] + n : nullptr;
     };
-    if (const char* v = val("--filter=")) g_opt.filter = v;
-    else if (const char* v = val("--min-time=")) g_opt.min_time = std::atof(v);
-    else if (const char* v = val("--halide-pool=")) {
-      if (std::strcmp(v, "openmp") == 0) g_opt.halide_openmp = true;
-      else if (std::strcmp(v, "halide") == 0) g_opt.halide_openmp = false;
-      else return false;
-    } else return false;
+    if (const char *v = val("--filter="))
+      g_opt.filter = v;
+    else if (const char *v = val("--min-time="))
+      g_opt.min_time = std::atof(v);
+    else if (const char *v = val("--halide-pool=")) {
+      if (std::strcmp(v, "openmp") == 0)
+        g_opt.halide_openmp = true;
+      else if (std::strcmp(v, "halide") == 0)
+        g_opt.halide_openmp = false;
+      else
+        return false;
+    } else
+      return false;
   }
   return true;
 }
 
-}  // namespace
-}  // namespace pbbench
+} // namespace
+} // namespace pbbench
 
-int main(int argc, char** argv) {
+int main(int argc, char **argv) {
   using namespace pbbench;
   if (!parse_args(argc, argv)) {
     std::fprintf(stderr,
@@ -426,10 +498,13 @@ int main(int argc, char** argv) {
   std::printf("- OpenMP: %s\n", openmp_runtime_info().c_str());
   std::printf("- %s\n", openblas_info().c_str());
   std::printf("- %s\n", dnnl_info().c_str());
-  const char* coretype = std::getenv("OPENBLAS_CORETYPE");
-  std::printf("- OPENBLAS_CORETYPE=%s\n", coretype ? coretype : "(not set: OpenBLAS detects the CPU)");
-  std::printf("- Timing: per case, warm-up call of each side, then ours/anchor alternately "
-              "for >= %.1f s and >= %d calls each (at most %d calls, or %.0f s); medians\n\n",
+  const char *coretype = std::getenv("OPENBLAS_CORETYPE");
+  std::printf("- OPENBLAS_CORETYPE=%s\n",
+              coretype ? coretype : "(not set: OpenBLAS detects the CPU)");
+  std::printf("- Timing: per case, warm-up call of each side, then ours/anchor "
+              "alternately "
+              "for >= %.1f s and >= %d calls each (at most %d calls, or %.0f "
+              "s); medians\n\n",
               g_opt.min_time, g_opt.min_reps, g_opt.max_reps, g_opt.max_time);
   std::fflush(stdout);
 
@@ -438,7 +513,7 @@ int main(int argc, char** argv) {
   const double peak = peak_fma_gflops(5, &peak_isa);
   double stream_best = 0.0, stream_median = 0.0;
   {
-    StreamTriad& tr = triad();
+    StreamTriad &tr = triad();
     tr.run();
     std::vector<double> gbs;
     for (int r = 0; r < 10; ++r) {
@@ -446,7 +521,8 @@ int main(int argc, char** argv) {
       tr.run();
       gbs.push_back(tr.bytes() / (now_s() - t0) / 1e9);
     }
-    if (!tr.check()) std::fprintf(stderr, "STREAM triad check failed\n");
+    if (!tr.check())
+      std::fprintf(stderr, "STREAM triad check failed\n");
     std::sort(gbs.begin(), gbs.end());
     stream_best = gbs.back();
     stream_median = 0.5 * (gbs[4] + gbs[5]);
@@ -459,8 +535,10 @@ int main(int argc, char** argv) {
   bench_gemm("GEMM M=1 N=K=4096", gemm_skinny_m1, 1, 4096, 4096);
   bench_gemm("GEMM M=8 N=K=4096", gemm_skinny_m8, 8, 4096, 4096);
   bench_gemm_bias_relu();
-  bench_conv("conv 56x56x64->64 3x3", conv_56x56x64_3x3, {56, 56, 64, 64, 3, 1, 1});
-  bench_conv("conv 28x28x128->128 3x3", conv_28x28x128_3x3, {28, 28, 128, 128, 3, 1, 1});
+  bench_conv("conv 56x56x64->64 3x3", conv_56x56x64_3x3,
+             {56, 56, 64, 64, 3, 1, 1});
+  bench_conv("conv 28x28x128->128 3x3", conv_28x28x128_3x3,
+             {28, 28, 128, 128, 3, 1, 1});
   bench_conv("conv stem 224x224x3->64 7x7/2", conv_stem_224x224x3_7x7s2,
              {224, 224, 3, 64, 7, 2, 3});
   bench_relu();
@@ -472,6 +550,7 @@ int main(int argc, char** argv) {
   std::printf("Total pb-bench time: %.0f s.\n", now_s() - t_start);
 
   bool all_ok = true;
-  for (const Row& r : g_rows) all_ok &= r.ok;
+  for (const Row &r : g_rows)
+    all_ok &= r.ok;
   return all_ok ? 0 : 1;
 }

@@ -11,9 +11,8 @@ using namespace mlir;
 
 namespace pbtool {
 
-std::unique_ptr<polyblocks::Program> loadProgram(StringRef path,
-                                                 MLIRContext &context,
-                                                 llvm::SourceMgr &sourceMgr) {
+std::unique_ptr<polyblocks::Program>
+loadProgram(StringRef path, MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   std::string error;
   std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(path, &error);
   if (!file) {

@@ -29,8 +29,8 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Target/TargetMachine.h"
@@ -49,18 +49,22 @@ namespace cl = llvm::cl;
 
 static cl::OptionCategory pbCategory("pbtool options");
 
-static cl::SubCommand compileCmd(
-    "compile", "Compile a tensor program into an object file and C header, "
+static cl::SubCommand
+    compileCmd("compile",
+               "Compile a tensor program into an object file and C header, "
                "or into the IR of any stage");
-static cl::SubCommand runCmd(
-    "run", "Compile a tensor program and run one function (on the GPU for "
+static cl::SubCommand
+    runCmd("run",
+           "Compile a tensor program and run one function (on the GPU for "
            "a GPU target)");
-static cl::SubCommand crosscheckCmd(
-    "crosscheck", "Run every public function through the optimizing pipeline "
+static cl::SubCommand
+    crosscheckCmd("crosscheck",
+                  "Run every public function through the optimizing pipeline "
                   "and the unoptimized reference lowering on the same random "
                   "inputs and compare the results");
-static cl::SubCommand benchCmd(
-    "bench", "Compile a tensor program and time one function on random "
+static cl::SubCommand
+    benchCmd("bench",
+             "Compile a tensor program and time one function on random "
              "inputs");
 
 // Options every command takes.
@@ -140,8 +144,9 @@ static cl::opt<unsigned> tileCacheKiB(
 
 // compile
 static cl::opt<std::string>
-    outputFilename("o", cl::desc("output file (default: <input>.o for objects, "
-                                 "standard output for text)"),
+    outputFilename("o",
+                   cl::desc("output file (default: <input>.o for objects, "
+                            "standard output for text)"),
                    cl::value_desc("path"), cl::sub(compileCmd),
                    cl::cat(pbCategory));
 static cl::opt<std::string> headerFilename(
@@ -158,18 +163,20 @@ static cl::opt<std::string> compileTo(
              "(affine), s3 (optimize), s4 (map), s5 (llvm dialect)"),
     cl::value_desc("stage"), cl::sub(compileCmd), cl::cat(pbCategory));
 static cl::opt<std::string>
-    emitKind("emit", cl::desc("what to write: obj (default), shared (a "
-                              "shared library of the entry points, for "
-                              "loading at run time), asm, llvm (LLVM IR of "
-                              "the host code); the device code: ptx or "
-                              "cubin for nvgpu, hsaco or amdgcn (its "
-                              "assembly) for amdgpu"),
+    emitKind("emit",
+             cl::desc("what to write: obj (default), shared (a "
+                      "shared library of the entry points, for "
+                      "loading at run time), asm, llvm (LLVM IR of "
+                      "the host code); the device code: ptx or "
+                      "cubin for nvgpu, hsaco or amdgcn (its "
+                      "assembly) for amdgpu"),
              cl::init("obj"), cl::sub(compileCmd), cl::cat(pbCategory));
-static cl::opt<std::string> dumpStagesDir(
-    "dump-stages",
-    cl::desc("write the IR after every stage into DIR as "
-             "<name>.<N>.<stage>.mlir"),
-    cl::value_desc("DIR"), cl::sub(compileCmd), cl::cat(pbCategory));
+static cl::opt<std::string>
+    dumpStagesDir("dump-stages",
+                  cl::desc("write the IR after every stage into DIR as "
+                           "<name>.<N>.<stage>.mlir"),
+                  cl::value_desc("DIR"), cl::sub(compileCmd),
+                  cl::cat(pbCategory));
 static cl::opt<std::string> depfileName(
     "depfile",
     cl::desc("write a Makefile-syntax dependency file for the output"),
@@ -194,17 +201,19 @@ static cl::list<std::string> outputs(
 static cl::opt<unsigned> seed("seed", cl::desc("random seed (default: 1)"),
                               cl::init(1), cl::sub(crosscheckCmd),
                               cl::sub(benchCmd), cl::cat(pbCategory));
-static cl::opt<double> atolOpt(
-    "atol", cl::desc("absolute tolerance (default: by element type)"),
-    cl::init(-1), cl::sub(crosscheckCmd), cl::cat(pbCategory));
-static cl::opt<double> rtolOpt(
-    "rtol", cl::desc("relative tolerance, of the larger of an element's and "
+static cl::opt<double>
+    atolOpt("atol", cl::desc("absolute tolerance (default: by element type)"),
+            cl::init(-1), cl::sub(crosscheckCmd), cl::cat(pbCategory));
+static cl::opt<double>
+    rtolOpt("rtol",
+            cl::desc("relative tolerance, of the larger of an element's and "
                      "the result's largest magnitude (default: by element "
                      "type)"),
-    cl::init(-1), cl::sub(crosscheckCmd), cl::cat(pbCategory));
-static cl::opt<unsigned> repetitions(
-    "repetitions", cl::desc("timed calls (default: 20)"), cl::init(20),
-    cl::sub(benchCmd), cl::cat(pbCategory));
+            cl::init(-1), cl::sub(crosscheckCmd), cl::cat(pbCategory));
+static cl::opt<unsigned> repetitions("repetitions",
+                                     cl::desc("timed calls (default: 20)"),
+                                     cl::init(20), cl::sub(benchCmd),
+                                     cl::cat(pbCategory));
 
 //===----------------------------------------------------------------------===//
 // Helpers
@@ -448,7 +457,8 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   if (!compileTo.empty()) {
     lastStage = parseStage(compileTo);
     if (!lastStage) {
-      reportError("unknown stage '" + compileTo + "' for --compile-to "
+      reportError("unknown stage '" + compileTo +
+                  "' for --compile-to "
                   "(expected s1, s2, s3, s4 or s5)");
       return kUsageError;
     }
@@ -465,11 +475,11 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
     codeKind = CodeKind::Assembly;
   else if (emitKind == "llvm")
     codeKind = CodeKind::LLVMIR;
-  else if (emitDevice && (device->target != options->target ||
-                          options->emulateGPU)) {
+  else if (emitDevice &&
+           (device->target != options->target || options->emulateGPU)) {
     reportError("--emit=" + emitKind + " is device code of target " +
-                getTargetKindName(device->target) + "; add --target=" +
                 getTargetKindName(device->target) +
+                "; add --target=" + getTargetKindName(device->target) +
                 (options->emulateGPU ? " without --emulate-gpu" : ""));
     return kUsageError;
   } else if (!emitDevice) {
@@ -537,8 +547,7 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   if (!headerFilename.empty() && failed(checkHeaderNames(program->signatures)))
     return kError;
   // An object or a header is for linking into a C program.
-  if ((!headerFilename.empty() ||
-       (!lastStage && !emitDevice && !emitShared)) &&
+  if ((!headerFilename.empty() || (!lastStage && !emitDevice && !emitShared)) &&
       failed(checkLinkableNames(program->signatures)))
     return kError;
   ModuleOp module = *program->module;
@@ -598,15 +607,13 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   if (!headerFilename.empty()) {
     bool gpu = runsOnGPU(*options);
     StringRef headerName = llvm::sys::path::filename(headerFilename);
-    header = renderKernelHeader(program->signatures,
-                                llvm::sys::path::filename(inputFilename),
-                                makeIncludeGuard(headerName), headerName,
-                                (targetName + " (" +
-                                 (gpu ? StringRef(options->chip)
-                                      : (*tm)->getTargetCPU()) +
-                                 ")")
-                                    .str(),
-                                gpu);
+    header = renderKernelHeader(
+        program->signatures, llvm::sys::path::filename(inputFilename),
+        makeIncludeGuard(headerName), headerName,
+        (targetName + " (" +
+         (gpu ? StringRef(options->chip) : (*tm)->getTargetCPU()) + ")")
+            .str(),
+        gpu);
     pending.push_back({headerFilename, [&](raw_ostream &os) {
                          os << header;
                          return llvm::Error::success();
@@ -649,8 +656,9 @@ static std::optional<HostTensor> loadInput(StringRef spec, unsigned index,
                                            const KernelSignature &sig) {
   const TensorParam &param = sig.inputs[index];
   bool literal = spec.contains('=') && !spec.ends_with(".npy");
-  auto tensor = literal ? parseTensorLiteral(spec)
-                        : readNpyFile(spec.starts_with("@") ? spec.drop_front() : spec);
+  auto tensor =
+      literal ? parseTensorLiteral(spec)
+              : readNpyFile(spec.starts_with("@") ? spec.drop_front() : spec);
   if (!tensor) {
     emitError(param.loc) << "cannot use input #" << index << " for %"
                          << param.name << ": "
@@ -678,18 +686,16 @@ static int runRun(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   if (!sig)
     return kError;
   if (inputs.size() != sig->inputs.size()) {
-    emitError(sig->loc) << "@" << sig->name << " takes "
-                        << sig->inputs.size() << " argument"
-                        << (sig->inputs.size() == 1 ? "" : "s") << ", but "
-                        << inputs.size() << " --input "
+    emitError(sig->loc) << "@" << sig->name << " takes " << sig->inputs.size()
+                        << " argument" << (sig->inputs.size() == 1 ? "" : "s")
+                        << ", but " << inputs.size() << " --input "
                         << (inputs.size() == 1 ? "was" : "were") << " given";
     return kError;
   }
   if (!outputs.empty() && outputs.size() != sig->results.size()) {
-    emitError(sig->loc) << "@" << sig->name << " has "
-                        << sig->results.size() << " result"
-                        << (sig->results.size() == 1 ? "" : "s") << ", but "
-                        << outputs.size() << " --output "
+    emitError(sig->loc) << "@" << sig->name << " has " << sig->results.size()
+                        << " result" << (sig->results.size() == 1 ? "" : "s")
+                        << ", but " << outputs.size() << " --output "
                         << (outputs.size() == 1 ? "was" : "were") << " given";
     return kError;
   }
@@ -704,7 +710,8 @@ static int runRun(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   for (const std::string &path : outputs) {
     StringRef dir = llvm::sys::path::parent_path(path);
     if (!dir.empty() && !llvm::sys::fs::is_directory(dir)) {
-      reportError("cannot write '" + path + "': no such directory '" + dir + "'");
+      reportError("cannot write '" + path + "': no such directory '" + dir +
+                  "'");
       return kError;
     }
   }
@@ -728,7 +735,8 @@ static int runRun(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
     auto &[path, result] = pair;
     if (llvm::Error err = writeNpyFile(path, result)) {
       reportError(std::move(err));
-      for (const std::string &written : ArrayRef<std::string>(outputs).take_front(i))
+      for (const std::string &written :
+           ArrayRef<std::string>(outputs).take_front(i))
         llvm::sys::fs::remove(written);
       return kError;
     }
@@ -811,21 +819,21 @@ static int runCrosscheck(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
       maxErr = std::max(maxErr, cmp.maxAbsError);
       if (!cmp.ok) {
         ok = false;
-        details += ("\n  result #" + Twine(i) + " (" + param.getTypeString() +
-                    "): " + Twine(cmp.numMismatches) + " of " +
-                    Twine(param.getNumElements()) + " elements differ; first at " +
-                    formatIndex(cmp.firstMismatch, param.shape) + ": optimized " +
-                    formatValue(actual[i].getAsDouble(cmp.firstMismatch)) +
-                    ", reference " +
-                    formatValue(expected[i].getAsDouble(cmp.firstMismatch)))
-                       .str();
+        details +=
+            ("\n  result #" + Twine(i) + " (" + param.getTypeString() +
+             "): " + Twine(cmp.numMismatches) + " of " +
+             Twine(param.getNumElements()) + " elements differ; first at " +
+             formatIndex(cmp.firstMismatch, param.shape) + ": optimized " +
+             formatValue(actual[i].getAsDouble(cmp.firstMismatch)) +
+             ", reference " +
+             formatValue(expected[i].getAsDouble(cmp.firstMismatch)))
+                .str();
       }
     }
     llvm::outs() << (ok ? "PASS" : "FAIL") << " @" << sig->name << " ("
                  << sig->results.size() << " result"
-                 << (sig->results.size() == 1 ? "" : "s")
-                 << ", max abs error " << llvm::format("%.3g", maxErr) << ")"
-                 << details << "\n";
+                 << (sig->results.size() == 1 ? "" : "s") << ", max abs error "
+                 << llvm::format("%.3g", maxErr) << ")" << details << "\n";
     allOk &= ok;
   }
   return allOk ? kSuccess : kMismatch;
@@ -876,9 +884,9 @@ static int runBench(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
     auto start = std::chrono::steady_clock::now();
     if (!timedCall())
       return kError;
-    times.push_back(std::chrono::duration<double>(
-                        std::chrono::steady_clock::now() - start)
-                        .count());
+    times.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count());
   }
   std::sort(times.begin(), times.end());
   double median = times[times.size() / 2];

@@ -15,11 +15,11 @@ python=0
 # neovim is the editor the language server's tests drive (tests/lsp);
 # libamdhip64-5 is Debian's HIP runtime, which the AMD runtime tests load
 # (PolyBlocks builds and links without it); python3-venv makes the Python
-# front door's environment.
+# front door's environment; clang-format-22 checks the sources' format.
 ./scripts/install-packages.sh \
   cmake ninja-build ccache g++ python3 python3-venv libgtest-dev \
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools clang-22 lld-22 libomp-22-dev \
-  neovim libamdhip64-5
+  clang-format-22 neovim libamdhip64-5
 
 build="${POLYBLOCKS_BUILD_DIR:-build}"
 venv="${POLYBLOCKS_VENV:-$PWD/.venv}"

@@ -24,14 +24,15 @@ constexpr int OW = BLUR_RESULT0_DIM2;
 constexpr int kTaps = 5;
 constexpr float kWeights[kTaps] = {0.0625f, 0.25f, 0.375f, 0.25f, 0.0625f};
 
-static_assert(BLUR_RESULT0_DIM0 == C && OH == H - (kTaps - 1) && OW == W - (kTaps - 1),
+static_assert(BLUR_RESULT0_DIM0 == C && OH == H - (kTaps - 1) &&
+                  OW == W - (kTaps - 1),
               "blur.mlir is expected to be a 5-tap blur with valid borders");
 
 constexpr double kTolerance = 1e-4;
 
 // Deterministic pseudo-random values in [0, 1) (a 32-bit LCG).
-void fill_random(std::vector<float>& data, std::uint32_t seed) {
-  for (float& v : data) {
+void fill_random(std::vector<float> &data, std::uint32_t seed) {
+  for (float &v : data) {
     seed = seed * 1664525u + 1013904223u;
     v = static_cast<float>(seed >> 8) / 16777216.0f;
   }
@@ -39,7 +40,7 @@ void fill_random(std::vector<float>& data, std::uint32_t seed) {
 
 // Reference: x pass into tmp (C x H x OW), then y pass into out (C x OH x OW),
 // accumulating the taps in the same order as blur.mlir.
-void blur_reference(const float* img, float* tmp, float* out) {
+void blur_reference(const float *img, float *tmp, float *out) {
   for (int c = 0; c < C; ++c)
     for (int i = 0; i < H; ++i)
       for (int j = 0; j < OW; ++j) {
@@ -59,20 +60,20 @@ void blur_reference(const float* img, float* tmp, float* out) {
 }
 
 // Calls fn once as a warm-up, then returns the best time of `runs` calls in ms.
-template <typename Fn>
-double best_time_ms(Fn&& fn, int runs) {
+template <typename Fn> double best_time_ms(Fn &&fn, int runs) {
   fn();
   double best = std::numeric_limits<double>::infinity();
   for (int r = 0; r < runs; ++r) {
     const auto start = std::chrono::steady_clock::now();
     fn();
     const auto stop = std::chrono::steady_clock::now();
-    best = std::min(best, std::chrono::duration<double, std::milli>(stop - start).count());
+    best = std::min(
+        best, std::chrono::duration<double, std::milli>(stop - start).count());
   }
   return best;
 }
 
-}  // namespace
+} // namespace
 
 int main() {
   std::vector<float> img(BLUR_IMG_SIZE);
@@ -89,18 +90,21 @@ int main() {
 
   double max_err = 0.0;
   for (std::size_t n = 0; n < result.size(); ++n)
-    max_err = std::max(max_err, std::fabs(double(result[n]) - double(expected[n])));
+    max_err =
+        std::max(max_err, std::fabs(double(result[n]) - double(expected[n])));
   const bool ok = max_err <= kTolerance;
 
   // The status was checked above; the timed calls only repeat that same call.
   const int runs = 5;
-  const double pb_ms = best_time_ms([&] { blur(img.data(), result.data()); }, runs);
-  const double ref_ms =
-      best_time_ms([&] { blur_reference(img.data(), tmp.data(), expected.data()); }, runs);
+  const double pb_ms =
+      best_time_ms([&] { blur(img.data(), result.data()); }, runs);
+  const double ref_ms = best_time_ms(
+      [&] { blur_reference(img.data(), tmp.data(), expected.data()); }, runs);
 
-  std::printf("blur %dx%dx%d -> %dx%dx%d: max |polyblocks - reference| = %.1e  %s\n", C, H, W, C,
-              OH, OW, max_err, ok ? "OK" : "MISMATCH");
-  std::printf("polyblocks: %.2f ms   plain C++ loop: %.2f ms   (%.1fx)\n", pb_ms, ref_ms,
-              ref_ms / pb_ms);
+  std::printf(
+      "blur %dx%dx%d -> %dx%dx%d: max |polyblocks - reference| = %.1e  %s\n", C,
+      H, W, C, OH, OW, max_err, ok ? "OK" : "MISMATCH");
+  std::printf("polyblocks: %.2f ms   plain C++ loop: %.2f ms   (%.1fx)\n",
+              pb_ms, ref_ms, ref_ms / pb_ms);
   return ok ? 0 : 1;
 }

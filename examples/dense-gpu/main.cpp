@@ -25,9 +25,9 @@ using namespace dense_example;
 constexpr pbrtPlatform kPlatform = DENSE_GPU_PLATFORM;
 
 struct DeviceBuffer {
-  void* ptr = nullptr;
+  void *ptr = nullptr;
   ~DeviceBuffer() { pbrtDeviceFree(kPlatform, ptr); }
-  int upload(const std::vector<float>& host) {
+  int upload(const std::vector<float> &host) {
     const std::uint64_t bytes = host.size() * sizeof(float);
     if (int status = pbrtDeviceAlloc(kPlatform, &ptr, bytes))
       return status;
@@ -35,11 +35,12 @@ struct DeviceBuffer {
   }
 };
 
-}  // namespace
+} // namespace
 
 int main() {
   std::vector<float> x(DENSE_X_SIZE), w(DENSE_W_SIZE), b(DENSE_B_SIZE);
-  std::vector<float> result(DENSE_RESULT0_SIZE, -1.0f), expected(DENSE_RESULT0_SIZE);
+  std::vector<float> result(DENSE_RESULT0_SIZE, -1.0f),
+      expected(DENSE_RESULT0_SIZE);
   fill_random(x, 1);
   fill_random(w, 2);
   fill_random(b, 3);
@@ -47,34 +48,42 @@ int main() {
   DeviceBuffer dx, dw, db, dresult;
   int status = dx.upload(x);
   if (status == PB_STATUS_NO_DRIVER || status == PB_STATUS_NO_DEVICE) {
-    std::printf("%s: skipped, no GPU to run on: %s\n", DENSE_GPU_NAME, pbrtGetLastError());
+    std::printf("%s: skipped, no GPU to run on: %s\n", DENSE_GPU_NAME,
+                pbrtGetLastError());
     return 0;
   }
-  if (!status) status = dw.upload(w);
-  if (!status) status = db.upload(b);
-  if (!status) status = dresult.upload(result);
   if (!status)
-    status = dense(static_cast<const float*>(dx.ptr), static_cast<const float*>(dw.ptr),
-                   static_cast<const float*>(db.ptr), static_cast<float*>(dresult.ptr),
-                   /*stream=*/nullptr);
-  if (!status) status = pbrtStreamSynchronize(kPlatform, nullptr);
+    status = dw.upload(w);
+  if (!status)
+    status = db.upload(b);
+  if (!status)
+    status = dresult.upload(result);
+  if (!status)
+    status = dense(
+        static_cast<const float *>(dx.ptr), static_cast<const float *>(dw.ptr),
+        static_cast<const float *>(db.ptr), static_cast<float *>(dresult.ptr),
+        /*stream=*/nullptr);
+  if (!status)
+    status = pbrtStreamSynchronize(kPlatform, nullptr);
   if (!status)
     status = pbrtCopyToHost(kPlatform, result.data(), dresult.ptr,
                             result.size() * sizeof(float));
   if (status) {
-    std::fprintf(stderr, "%s: failed with status %d: %s\n", DENSE_GPU_NAME, status,
-                 pbrtGetLastError());
+    std::fprintf(stderr, "%s: failed with status %d: %s\n", DENSE_GPU_NAME,
+                 status, pbrtGetLastError());
     return 1;
   }
 
   dense_reference(x.data(), w.data(), b.data(), expected.data());
   double max_err = 0.0;
   for (std::size_t n = 0; n < result.size(); ++n)
-    max_err = std::max(max_err, std::fabs(double(result[n]) - expected[n]) /
-                                    std::max(1.0, std::fabs(double(expected[n]))));
+    max_err =
+        std::max(max_err, std::fabs(double(result[n]) - expected[n]) /
+                              std::max(1.0, std::fabs(double(expected[n]))));
   char device[256] = "?";
   pbrtGetDeviceName(kPlatform, device, sizeof(device));
-  std::printf("%s on %s: %dx%d * %dx%d, max relative error %.2g: %s\n", DENSE_GPU_NAME,
-              device, M, K, K, N, max_err, max_err <= kTolerance ? "OK" : "MISMATCH");
+  std::printf("%s on %s: %dx%d * %dx%d, max relative error %.2g: %s\n",
+              DENSE_GPU_NAME, device, M, K, K, N, max_err,
+              max_err <= kTolerance ? "OK" : "MISMATCH");
   return max_err <= kTolerance ? 0 : 1;
 }

@@ -17,20 +17,20 @@ namespace {
 using namespace dense_example;
 
 // Calls fn once as a warm-up, then returns the best time of `runs` calls in ms.
-template <typename Fn>
-double best_time_ms(Fn&& fn, int runs) {
+template <typename Fn> double best_time_ms(Fn &&fn, int runs) {
   fn();
   double best = std::numeric_limits<double>::infinity();
   for (int r = 0; r < runs; ++r) {
     const auto start = std::chrono::steady_clock::now();
     fn();
     const auto stop = std::chrono::steady_clock::now();
-    best = std::min(best, std::chrono::duration<double, std::milli>(stop - start).count());
+    best = std::min(
+        best, std::chrono::duration<double, std::milli>(stop - start).count());
   }
   return best;
 }
 
-}  // namespace
+} // namespace
 
 int main() {
   std::vector<float> x(DENSE_X_SIZE), w(DENSE_W_SIZE), b(DENSE_B_SIZE);
@@ -48,21 +48,24 @@ int main() {
   double max_err = 0.0;
   for (std::size_t n = 0; n < result.size(); ++n) {
     const double diff = std::fabs(double(result[n]) - double(expected[n]));
-    max_err = std::max(max_err, diff / std::max(1.0, std::fabs(double(expected[n]))));
+    max_err =
+        std::max(max_err, diff / std::max(1.0, std::fabs(double(expected[n]))));
   }
   const bool ok = max_err <= kTolerance;
 
   // The layer takes microseconds, so take the best of many runs. The status
   // was checked above; the timed calls only repeat that same call.
   const int runs = 100;
-  const double pb_ms =
-      best_time_ms([&] { dense(x.data(), w.data(), b.data(), result.data()); }, runs);
-  const double ref_ms =
-      best_time_ms([&] { dense_reference(x.data(), w.data(), b.data(), expected.data()); }, runs);
+  const double pb_ms = best_time_ms(
+      [&] { dense(x.data(), w.data(), b.data(), result.data()); }, runs);
+  const double ref_ms = best_time_ms(
+      [&] { dense_reference(x.data(), w.data(), b.data(), expected.data()); },
+      runs);
 
-  std::printf("dense relu(%dx%d * %dx%d + %d) -> %dx%d: max relative error = %.1e  %s\n", M, K, K,
-              N, N, M, N, max_err, ok ? "OK" : "MISMATCH");
-  std::printf("polyblocks: %.1f us   plain C++ loop: %.1f us   (%.1fx)\n", pb_ms * 1e3,
-              ref_ms * 1e3, ref_ms / pb_ms);
+  std::printf("dense relu(%dx%d * %dx%d + %d) -> %dx%d: max relative error = "
+              "%.1e  %s\n",
+              M, K, K, N, N, M, N, max_err, ok ? "OK" : "MISMATCH");
+  std::printf("polyblocks: %.1f us   plain C++ loop: %.1f us   (%.1fx)\n",
+              pb_ms * 1e3, ref_ms * 1e3, ref_ms / pb_ms);
   return ok ? 0 : 1;
 }

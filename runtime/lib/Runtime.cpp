@@ -132,11 +132,17 @@ constexpr CommonSymbols kCUDASymbols = {
     "cuModuleLoadData", "cuModuleGetFunction", "cuLaunchKernel",
     "cuMemAlloc_v2",    "cuMemFree_v2",        "cuMemcpyHtoD_v2",
     "cuMemcpyDtoH_v2",  "cuStreamSynchronize"};
-constexpr CommonSymbols kHIPSymbols = {
-    "hipInit",           "hipDeviceGet",         "hipDeviceGetName",
-    "hipModuleLoadData", "hipModuleGetFunction", "hipModuleLaunchKernel",
-    "hipMalloc",         "hipFree",              "hipMemcpyHtoD",
-    "hipMemcpyDtoH",     "hipStreamSynchronize"};
+constexpr CommonSymbols kHIPSymbols = {"hipInit",
+                                       "hipDeviceGet",
+                                       "hipDeviceGetName",
+                                       "hipModuleLoadData",
+                                       "hipModuleGetFunction",
+                                       "hipModuleLaunchKernel",
+                                       "hipMalloc",
+                                       "hipFree",
+                                       "hipMemcpyHtoD",
+                                       "hipMemcpyDtoH",
+                                       "hipStreamSynchronize"};
 
 /// Binds function pointers to a library's symbols; the first missing one
 /// is the error.
@@ -153,8 +159,8 @@ struct Binder {
     fn = reinterpret_cast<Fn>(dlsym(lib, symbol));
     if (!fn) {
       status = PB_STATUS_NO_DRIVER;
-      error = std::string("the ") + driver.name + " (" + path + ") lacks " +
-              symbol;
+      error =
+          std::string("the ") + driver.name + " (" + path + ") lacks " + symbol;
     }
   }
 };
@@ -165,13 +171,15 @@ struct Binder {
 int32_t openDriver(Driver &d, std::string &error) {
   bool cuda = d.platform == PBRT_PLATFORM_CUDA;
   std::string path;
-  void *lib = cuda ? openLibrary("PB_CUDA_DRIVER", {"libcuda.so.1"}, path, error)
-                   : openLibrary("PB_HIP_RUNTIME",
-                                 {"libamdhip64.so", "libamdhip64.so.6",
-                                  "libamdhip64.so.5"},
-                                 path, error);
+  void *lib = cuda
+                  ? openLibrary("PB_CUDA_DRIVER", {"libcuda.so.1"}, path, error)
+                  : openLibrary("PB_HIP_RUNTIME",
+                                {"libamdhip64.so", "libamdhip64.so.6",
+                                 "libamdhip64.so.5"},
+                                path, error);
   if (!lib) {
-    error = std::string("cannot load the ") + d.name + " (" + path + "): " + error;
+    error =
+        std::string("cannot load the ") + d.name + " (" + path + "): " + error;
     return PB_STATUS_NO_DRIVER;
   }
   Binder bind{lib, d, path};
@@ -218,14 +226,16 @@ int32_t startDriver(Driver &d, std::string &error) {
     bool cuda = d.platform == PBRT_PLATFORM_CUDA;
     if (cuda && rc == CUDA_ERROR_STUB_LIBRARY) {
       error = "the CUDA driver is the toolkit's stub library (no driver "
-              "installed) (CUresult " + std::to_string(rc) + ")";
+              "installed) (CUresult " +
+              std::to_string(rc) + ")";
       return PB_STATUS_NO_DRIVER;
     }
-    error = std::string("the ") + d.name + " found no usable device: " +
-            d.errorString(rc) + (cuda ? " (CUresult " : " (hipError_t ") +
-            std::to_string(rc) + ")";
+    error = std::string("the ") + d.name +
+            " found no usable device: " + d.errorString(rc) +
+            (cuda ? " (CUresult " : " (hipError_t ") + std::to_string(rc) + ")";
     bool noDevice = cuda ? rc == CUDA_ERROR_NO_DEVICE
-                         : rc == hipErrorNoDevice || rc == hipErrorInvalidDevice ||
+                         : rc == hipErrorNoDevice ||
+                               rc == hipErrorInvalidDevice ||
                                rc == hipErrorInsufficientDriver;
     return noDevice ? PB_STATUS_NO_DEVICE : PB_STATUS_DRIVER_ERROR;
   }
@@ -367,8 +377,8 @@ int32_t pbrtLaunch(int32_t status, int32_t platform, void **module,
   return PB_STATUS_SUCCESS;
 }
 
-int32_t pbrtAlloc(int32_t status, int32_t platform, void **ptr,
-                  uint64_t bytes, void *stream) {
+int32_t pbrtAlloc(int32_t status, int32_t platform, void **ptr, uint64_t bytes,
+                  void *stream) {
   *ptr = nullptr;
   Driver *driver;
   if (int32_t rc = startCall(status, platform, driver))

@@ -21,12 +21,11 @@ static std::string parse(std::vector<std::string> args, CompileFlags &flags) {
 // An entry of polyblocks_commands.json, as polyblocks_add_kernel writes it.
 TEST(CompileFlagsTest, ReadsACompileDatabaseEntry) {
   CompileFlags flags;
-  EXPECT_EQ(
-      parse({"compile", "--target=cpu", "--cpu=x86-64-v3", "--no-parallel",
-             "--tile-cache-size-kib", "64", "--l2-cache-kib=256",
-             "--drop-assertions"},
-            flags),
-      "");
+  EXPECT_EQ(parse({"compile", "--target=cpu", "--cpu=x86-64-v3",
+                   "--no-parallel", "--tile-cache-size-kib", "64",
+                   "--l2-cache-kib=256", "--drop-assertions"},
+                  flags),
+            "");
   EXPECT_TRUE(flags.dropAssertions);
   EXPECT_EQ(flags.target, "cpu");
   EXPECT_EQ(flags.cpu, "x86-64-v3");
@@ -96,10 +95,9 @@ TEST(CompileFlagsTest, ResolvesTheTargetMachine) {
 
 TEST(CompileFlagsTest, ResolvesGPUChips) {
   CompileFlags flags;
-  ASSERT_FALSE(static_cast<bool>(
-      parseCompileFlags({"compile", "--target=nvgpu", "--chip", "sm_90a",
-                         "--emulate-gpu"},
-                        flags)));
+  ASSERT_FALSE(static_cast<bool>(parseCompileFlags(
+      {"compile", "--target=nvgpu", "--chip", "sm_90a", "--emulate-gpu"},
+      flags)));
   EXPECT_EQ(flags.target, "nvgpu");
   EXPECT_EQ(flags.chip, "sm_90a");
   llvm::Expected<PipelineOptions> options = resolvePipelineOptions(flags);
@@ -133,7 +131,7 @@ TEST(CompileFlagsTest, ResolvesAMDChips) {
   ASSERT_TRUE(static_cast<bool>(options))
       << llvm::toString(options.takeError());
   EXPECT_EQ(options->target, TargetKind::AMDGPU);
-  EXPECT_EQ(options->chip, "gfx90a"); // the default
+  EXPECT_EQ(options->chip, "gfx90a");         // the default
   EXPECT_EQ(options->gpuBinaryFormat, "bin"); // an HSACO code object
   // The folder whose llvm/bin/ld.lld links it (the one beside the tools).
   EXPECT_FALSE(options->gpuToolkitPath.empty());

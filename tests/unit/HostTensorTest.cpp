@@ -25,7 +25,8 @@ TEST(HostTensorTest, NpyRoundTripKeepsShapeTypeAndData) {
     std::mt19937_64 rng(7);
     tensor.fillRandom(rng);
     std::string path = tempPath("t.npy");
-    ASSERT_FALSE(llvm::errorToBool(writeNpyFile(path, tensor))) << info.mlirName.str();
+    ASSERT_FALSE(llvm::errorToBool(writeNpyFile(path, tensor)))
+        << info.mlirName.str();
     auto back = readNpyFile(path);
     ASSERT_TRUE(bool(back)) << llvm::toString(back.takeError());
     EXPECT_EQ(back->getInfo().mlirName, info.mlirName);
@@ -88,7 +89,8 @@ TEST(HostTensorTest, HalfPrecisionConversionsRound) {
 }
 
 TEST(HostTensorTest, ComparisonUsesTolerancesAndFindsFirstMismatch) {
-  HostTensor a(*lookupElementType("f32"), {4}), b(*lookupElementType("f32"), {4});
+  HostTensor a(*lookupElementType("f32"), {4}),
+      b(*lookupElementType("f32"), {4});
   for (int i = 0; i < 4; ++i) {
     a.setFromDouble(i, i);
     b.setFromDouble(i, i);
@@ -103,7 +105,8 @@ TEST(HostTensorTest, ComparisonUsesTolerancesAndFindsFirstMismatch) {
   EXPECT_EQ(cmp.firstMismatch, 3);
   EXPECT_EQ(cmp.numMismatches, 1);
   // Integers compare exactly.
-  HostTensor i(*lookupElementType("i32"), {1}), j(*lookupElementType("i32"), {1});
+  HostTensor i(*lookupElementType("i32"), {1}),
+      j(*lookupElementType("i32"), {1});
   j.setFromDouble(0, 1);
   auto [iatol, irtol] = getDefaultTolerances(i.getInfo());
   EXPECT_FALSE(compareTensors(i, j, iatol, irtol).ok);

@@ -1,7 +1,7 @@
 //===- KernelInterfaceTest.cpp - Signatures, checks and headers -----------===//
 
-#include "polyblocks/InitAll.h"
 #include "polyblocks/Interface/KernelInterface.h"
+#include "polyblocks/InitAll.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/AsmParser/AsmParserState.h"
@@ -60,7 +60,8 @@ TEST_F(KernelInterfaceTest, NamesComeFromSSANames) {
     })mlir");
   ASSERT_TRUE(module);
   ASSERT_TRUE(succeeded(checkInputProgram(module)));
-  std::vector<KernelSignature> sigs = collectKernelSignatures(module, &asmState);
+  std::vector<KernelSignature> sigs =
+      collectKernelSignatures(module, &asmState);
   ASSERT_EQ(sigs.size(), 1u);
   const KernelSignature &sig = sigs[0];
   EXPECT_EQ(sig.name, "mlp");
@@ -84,11 +85,12 @@ TEST_F(KernelInterfaceTest, HeaderDeclaresEntryPointsAndShapes) {
       return %a : tensor<4x3xf32>
     })mlir");
   ASSERT_TRUE(module);
-  std::string header = renderKernelHeader(
-      collectKernelSignatures(module, &asmState), "add.mlir",
-      makeIncludeGuard("add.h"), "add.h", "cpu");
+  std::string header =
+      renderKernelHeader(collectKernelSignatures(module, &asmState), "add.mlir",
+                         makeIncludeGuard("add.h"), "add.h", "cpu");
   EXPECT_NE(header.find("#ifndef POLYBLOCKS_ADD_H"), std::string::npos);
-  EXPECT_NE(header.find("int add(const float* a, const uint16_t* b, float* result0);"),
+  EXPECT_NE(header.find(
+                "int add(const float* a, const uint16_t* b, float* result0);"),
             std::string::npos)
       << header;
   EXPECT_NE(header.find("#define ADD_A_DIM1 3"), std::string::npos);
@@ -131,16 +133,15 @@ INSTANTIATE_TEST_SUITE_P(
                    "func.func @f(%a: tensor<4xui8>) -> tensor<4xui8> { return "
                    "%a : tensor<4xui8> }",
                    "unsupported element type 'ui8'"},
-        BadProgram{"scalar",
-                   "func.func @f(%a: f32) -> f32 { return %a : f32 }",
+        BadProgram{"scalar", "func.func @f(%a: f32) -> f32 { return %a : f32 }",
                    "must be ranked tensors"},
         BadProgram{"dialect",
                    "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> { "
                    "%m = memref.alloca() : memref<4xf32> return %a : "
                    "tensor<4xf32> }",
                    "'memref.alloca' is not supported"},
-        BadProgram{"no_public",
-                   "func.func private @f() { return }", "no public function"},
+        BadProgram{"no_public", "func.func private @f() { return }",
+                   "no public function"},
         BadProgram{"declaration",
                    "func.func private @g(tensor<4xf32>) func.func @f() { "
                    "return }",

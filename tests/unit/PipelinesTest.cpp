@@ -1,7 +1,7 @@
 //===- PipelinesTest.cpp - The stage table and pipeline builders ----------===//
 
-#include "polyblocks/InitAll.h"
 #include "polyblocks/Pipelines/Pipelines.h"
+#include "polyblocks/InitAll.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -25,7 +25,8 @@ TEST(StageTableTest, StagesAreOrderedAndNamedConsistently) {
   for (auto [i, info] : llvm::enumerate(stages)) {
     EXPECT_EQ(static_cast<size_t>(info.stage), i + 1);
     EXPECT_EQ(info.id.str(), "s" + std::to_string(i + 1));
-    EXPECT_EQ(info.pipelineName.str(), "pb-s" + std::to_string(i + 1) + "-pipeline");
+    EXPECT_EQ(info.pipelineName.str(),
+              "pb-s" + std::to_string(i + 1) + "-pipeline");
     EXPECT_TRUE(names.insert(info.name.str()).second) << "duplicate stage name";
     EXPECT_FALSE(info.description.empty());
     EXPECT_EQ(parseStage(info.id), info.stage);
@@ -73,7 +74,8 @@ TEST(RunStagesTest, StopsAfterTheRequestedStage) {
       %r = linalg.add ins(%a, %b : tensor<4xf32>, tensor<4xf32>)
                       outs(%e : tensor<4xf32>) -> tensor<4xf32>
       return %r : tensor<4xf32>
-    })mlir", &context);
+    })mlir",
+                                                             &context);
   ASSERT_TRUE(module);
   std::vector<Stage> seen;
   ASSERT_TRUE(succeeded(runStages(*module, Stage::S2, PipelineOptions(),

@@ -17,6 +17,6 @@ int main(int argc, char **argv) {
   polyblocks::registerAllPasses();
   mlir::DialectRegistry registry;
   polyblocks::registerAllDialects(registry);
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "PolyBlocks optimizer driver\n", registry));
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "PolyBlocks optimizer driver\n", registry));
 }

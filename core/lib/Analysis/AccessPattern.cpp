@@ -35,8 +35,9 @@ AccessStride getAccessStride(Operation *accessOp, Value iv) {
     AffineExpr expr = map.getResult(r);
     if (!expr.isFunctionOfDim(pos))
       continue;
-    AffineExpr delta = simplifyAffineExpr(expr.replaceDims(shiftedDims) - expr,
-                                          map.getNumDims(), map.getNumSymbols());
+    AffineExpr delta =
+        simplifyAffineExpr(expr.replaceDims(shiftedDims) - expr,
+                           map.getNumDims(), map.getNumSymbols());
     auto constant = dyn_cast<AffineConstantExpr>(delta);
     if (r + 1 == numResults && constant && constant.getValue() == 1)
       lastMovesByOne = true;
@@ -68,8 +69,7 @@ FailureOr<BufferAccesses> collectBufferAccesses(Operation *root) {
     } else if (auto write = dyn_cast<AffineWriteOpInterface>(op)) {
       memref = write.getMemRef();
       result.written.insert(memref);
-    } else if (isa<AffineForOp, AffineIfOp, AffineYieldOp>(op) ||
-               isPure(op)) {
+    } else if (isa<AffineForOp, AffineIfOp, AffineYieldOp>(op) || isPure(op)) {
       return WalkResult::advance();
     } else {
       return WalkResult::interrupt(); // unknown effects on memory

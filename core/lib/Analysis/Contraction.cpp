@@ -98,8 +98,8 @@ std::optional<Contraction> matchContraction(AffineForOp root) {
   };
   Contraction c{llvm::to_vector(outer),
                 iLoop,
-                llvm::to_vector(ArrayRef(band).slice(numParallel,
-                                                     band.size() - numParallel - 1)),
+                llvm::to_vector(ArrayRef(band).slice(
+                    numParallel, band.size() - numParallel - 1)),
                 jLoop,
                 accLoad,
                 store,

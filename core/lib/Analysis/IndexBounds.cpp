@@ -60,8 +60,7 @@ std::optional<int64_t> inferIndexBound(Value tensor) {
                    use.getOperandNumber() == 1) {
           // (updates, indices) -> original: index column k addresses
           // dimension dimension_map[k] of the original.
-          auto original =
-              dyn_cast<ShapedType>(user->getOperand(2).getType());
+          auto original = dyn_cast<ShapedType>(user->getOperand(2).getType());
           auto map = user->getAttrOfType<DenseI64ArrayAttr>("dimension_map");
           if (original && map)
             for (int64_t dim : map.asArrayRef())

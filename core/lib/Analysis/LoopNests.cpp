@@ -76,8 +76,7 @@ bool isParallelLoop(AffineForOp loop) {
       return local.contains(dealloc.getMemref()) ? WalkResult::advance()
                                                  : WalkResult::interrupt();
     if (isa<AffineForOp, AffineIfOp, AffineYieldOp>(op) ||
-        isMemoryEffectFree(op) ||
-        hasSingleEffect<MemoryEffects::Allocate>(op))
+        isMemoryEffectFree(op) || hasSingleEffect<MemoryEffects::Allocate>(op))
       return WalkResult::advance();
     return WalkResult::interrupt();
   });

@@ -97,8 +97,9 @@ static llvm::Expected<std::string> findROCmLinker() {
     return std::string("/opt/rocm");
   // <prefix>/bin/pbtool -> <prefix>/lib/polyblocks/rocm
   static int anchor;
-  SmallString<256> dir(llvm::sys::path::parent_path(llvm::sys::path::parent_path(
-      llvm::sys::fs::getMainExecutable(nullptr, &anchor))));
+  SmallString<256> dir(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(
+          llvm::sys::fs::getMainExecutable(nullptr, &anchor))));
   llvm::sys::path::append(dir, "lib", "polyblocks", "rocm");
   if (hasROCmLinker(dir))
     return dir.str().str();
@@ -211,7 +212,8 @@ resolvePipelineOptions(const CompileFlags &flags) {
                          flags.target + " (use --cpu for CPUs)");
   } else if (flags.emulateGPU) {
     return makeFlagError("--emulate-gpu runs a GPU target's kernels on the "
-                         "CPU, but the target is " + flags.target);
+                         "CPU, but the target is " +
+                         flags.target);
   }
   options.cpu = flags.cpu;
   options.cpuFeatures = flags.cpuFeatures;

@@ -23,8 +23,8 @@ static Expected<std::string> writeTemporary(StringRef model, StringRef suffix,
   int fd;
   if (std::error_code ec =
           sys::fs::createTemporaryFile(model, suffix, fd, path))
-    return createStringError(ec, "cannot create a temporary file: " +
-                                     ec.message());
+    return createStringError(ec,
+                             "cannot create a temporary file: " + ec.message());
   raw_fd_ostream os(fd, /*shouldClose=*/true);
   os.write(bytes.data(), bytes.size());
   os.close();
@@ -42,15 +42,15 @@ Expected<std::string> linkSharedLibrary(ArrayRef<char> object,
     return objectPath.takeError();
   FileRemover removeObject(*objectPath);
   SmallString<128> libraryPath, logPath;
-  if (std::error_code ec = sys::fs::createTemporaryFile("polyblocks-kernel",
-                                                        "so", libraryPath))
-    return createStringError(ec, "cannot create a temporary file: " +
-                                     ec.message());
+  if (std::error_code ec =
+          sys::fs::createTemporaryFile("polyblocks-kernel", "so", libraryPath))
+    return createStringError(ec,
+                             "cannot create a temporary file: " + ec.message());
   FileRemover removeLibrary(libraryPath);
   if (std::error_code ec =
           sys::fs::createTemporaryFile("polyblocks-link", "log", logPath))
-    return createStringError(ec, "cannot create a temporary file: " +
-                                     ec.message());
+    return createStringError(ec,
+                             "cannot create a temporary file: " + ec.message());
   FileRemover removeLog(logPath);
 
   std::string driver = getLinkerDriverPath().str();
@@ -72,9 +72,9 @@ Expected<std::string> linkSharedLibrary(ArrayRef<char> object,
   std::optional<StringRef> redirects[] = {std::nullopt, logPath.str(),
                                           logPath.str()};
   std::string error;
-  int code = sys::ExecuteAndWait(driver, argRefs, std::nullopt, redirects,
-                                 /*SecondsToWait=*/0, /*MemoryLimit=*/0,
-                                 &error);
+  int code =
+      sys::ExecuteAndWait(driver, argRefs, std::nullopt, redirects,
+                          /*SecondsToWait=*/0, /*MemoryLimit=*/0, &error);
   if (code != 0) {
     std::string log;
     if (auto buffer = MemoryBuffer::getFile(logPath))

@@ -22,16 +22,16 @@ JitModule::create(ModuleOp llvmDialectModule, const PipelineOptions &options) {
   auto tm = createCPUTargetMachine(options);
   if (!tm)
     return tm.takeError();
-  auto optimize = makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0,
-                                            tm->get());
+  auto optimize =
+      makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0, tm->get());
   // Generated multithreaded code calls into LLVM's OpenMP runtime.
   StringRef sharedLibs[] = {POLYBLOCKS_LIBOMP_PATH};
   ExecutionEngineOptions engineOptions;
   engineOptions.transformer = optimize;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   engineOptions.sharedLibPaths = sharedLibs;
-  auto engine = ExecutionEngine::create(llvmDialectModule, engineOptions,
-                                        std::move(*tm));
+  auto engine =
+      ExecutionEngine::create(llvmDialectModule, engineOptions, std::move(*tm));
   if (!engine)
     return engine.takeError();
   return std::unique_ptr<JitModule>(new JitModule(std::move(*engine)));

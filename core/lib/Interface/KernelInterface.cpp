@@ -122,8 +122,8 @@ OwningOpRef<ModuleOp> parseKernelSource(const llvm::SourceMgr &sourceMgr,
     auto [line, column] = sourceMgr.getLineAndColumn(
         SMLoc::getFromPointer(buffer->getBufferStart() + *offset),
         sourceMgr.getNumBuffers());
-    emitError(FileLineColLoc::get(&context, buffer->getBufferIdentifier(),
-                                  line, column))
+    emitError(FileLineColLoc::get(&context, buffer->getBufferIdentifier(), line,
+                                  column))
         << "brackets nest more than " << kMaxBracketNesting
         << " deep here: not parsed (the parser would overflow its stack)";
     return nullptr;
@@ -149,8 +149,8 @@ OwningOpRef<ModuleOp> parseKernelSource(const llvm::SourceMgr &sourceMgr,
     module->remove();
     return module;
   }
-  StringRef name =
-      sourceMgr.getMemoryBuffer(sourceMgr.getNumBuffers())->getBufferIdentifier();
+  StringRef name = sourceMgr.getMemoryBuffer(sourceMgr.getNumBuffers())
+                       ->getBufferIdentifier();
   auto module = ModuleOp::create(FileLineColLoc::get(&context, name, 1, 1));
   module.getBody()->getOperations().splice(module.getBody()->begin(),
                                            block.getOperations());
@@ -163,15 +163,15 @@ OwningOpRef<ModuleOp> parseKernelSource(const llvm::SourceMgr &sourceMgr,
 
 static bool isCKeyword(StringRef name) {
   static const llvm::StringSet<> keywords = {
-      "auto",     "break",    "case",     "char",   "const",    "continue",
-      "default",  "do",       "double",   "else",   "enum",     "extern",
-      "float",    "for",      "goto",     "if",     "inline",   "int",
-      "long",     "register", "restrict", "return", "short",    "signed",
-      "sizeof",   "static",   "struct",   "switch", "typedef",  "union",
-      "unsigned", "void",     "volatile", "while",  "bool",     "class",
-      "delete",   "new",      "operator", "private", "protected", "public",
-      "template", "this",     "throw",    "try",    "typename", "virtual",
-      "namespace", "using",   "true",     "false",  "nullptr"};
+      "auto",      "break",    "case",     "char",    "const",     "continue",
+      "default",   "do",       "double",   "else",    "enum",      "extern",
+      "float",     "for",      "goto",     "if",      "inline",    "int",
+      "long",      "register", "restrict", "return",  "short",     "signed",
+      "sizeof",    "static",   "struct",   "switch",  "typedef",   "union",
+      "unsigned",  "void",     "volatile", "while",   "bool",      "class",
+      "delete",    "new",      "operator", "private", "protected", "public",
+      "template",  "this",     "throw",    "try",     "typename",  "virtual",
+      "namespace", "using",    "true",     "false",   "nullptr"};
   return keywords.contains(name);
 }
 
@@ -179,7 +179,8 @@ static bool isCKeyword(StringRef name) {
 static bool isCIdentifier(StringRef name) {
   if (name.empty() || llvm::isDigit(name.front()) || isCKeyword(name))
     return false;
-  return llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+  return llvm::all_of(name,
+                      [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
 static constexpr llvm::StringLiteral kInputDialects[] = {
@@ -243,14 +244,15 @@ static LogicalResult checkFunctionBoundary(func::FuncOp func) {
   }
   FunctionType type = func.getFunctionType();
   for (auto [i, argType] : llvm::enumerate(type.getInputs())) {
-    Location loc = func.isExternal() ? func.getLoc() : func.getArgument(i).getLoc();
+    Location loc =
+        func.isExternal() ? func.getLoc() : func.getArgument(i).getLoc();
     ok &= succeeded(checkBoundaryType(
         argType, loc, "argument #" + Twine(i) + " of @" + func.getSymName()));
   }
   for (auto [i, resultType] : llvm::enumerate(type.getResults()))
-    ok &= succeeded(checkBoundaryType(resultType, func.getLoc(),
-                                      "result #" + Twine(i) + " of @" +
-                                          func.getSymName()));
+    ok &= succeeded(
+        checkBoundaryType(resultType, func.getLoc(),
+                          "result #" + Twine(i) + " of @" + func.getSymName()));
   return success(ok);
 }
 
@@ -365,7 +367,8 @@ collectKernelSignatures(ModuleOp module, const AsmParserState *asmState) {
                        range.End.getPointer() - range.Start.getPointer());
         name = toCIdentifier(text.ltrim('%'), fallback);
       }
-      sig.inputs.push_back(makeParam(unique(name), arg.getType(), arg.getLoc()));
+      sig.inputs.push_back(
+          makeParam(unique(name), arg.getType(), arg.getLoc()));
       sig.inputs.back().indexBound = inferIndexBound(arg);
     }
     for (auto [i, type] : llvm::enumerate(func.getResultTypes()))
@@ -381,8 +384,9 @@ collectKernelSignatures(ModuleOp module, const AsmParserState *asmState) {
 //===----------------------------------------------------------------------===//
 
 /// Replaces every `{{KEY}}` in `tmpl` by its value.
-static std::string fillTemplate(StringRef tmpl,
-                                ArrayRef<std::pair<StringRef, std::string>> values) {
+static std::string
+fillTemplate(StringRef tmpl,
+             ArrayRef<std::pair<StringRef, std::string>> values) {
   std::string out;
   while (!tmpl.empty()) {
     size_t open = tmpl.find("{{");
@@ -393,7 +397,8 @@ static std::string fillTemplate(StringRef tmpl,
     out += tmpl.substr(0, open).str();
     size_t close = tmpl.find("}}", open);
     StringRef key = tmpl.slice(open + 2, close);
-    const auto *it = llvm::find_if(values, [&](auto &kv) { return kv.first == key; });
+    const auto *it =
+        llvm::find_if(values, [&](auto &kv) { return kv.first == key; });
     assert(it != values.end() && "template placeholder without a value");
     out += it->second;
     tmpl = tmpl.substr(close + 2);

@@ -238,8 +238,8 @@ void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
     // (`pbtool bench bench/kernels/gemm_skinny_m{1,8}.mlir
     // --repetitions=100`, run after run: M=8 4.4-5.1 ms streamed, 12.6-15.1
     // ms packed; M=1 2.0-2.7 ms streamed.)
-    fpm.addPass(createPBStreamSkinnyContraction(
-        PBStreamSkinnyContractionOptions{
+    fpm.addPass(
+        createPBStreamSkinnyContraction(PBStreamSkinnyContractionOptions{
             /*maxRows=*/std::max(1u, options.numVectorRegisters / 2),
             options.l2CacheKiB, options.numThreads, options.vectorBits}));
     fpm.addPass(createPBRegisterTileContraction(getRegisterTile(options)));

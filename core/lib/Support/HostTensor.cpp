@@ -129,7 +129,8 @@ void HostTensor::fillRandom(std::mt19937_64 &rng) {
 }
 
 void HostTensor::fillRandomIndices(std::mt19937_64 &rng, int64_t bound) {
-  std::uniform_int_distribution<int64_t> index(0, std::max<int64_t>(bound, 1) - 1);
+  std::uniform_int_distribution<int64_t> index(0,
+                                               std::max<int64_t>(bound, 1) - 1);
   for (int64_t i = 0, e = getNumElements(); i < e; ++i)
     setFromInt64(i, index(rng));
 }
@@ -194,8 +195,8 @@ Expected<HostTensor> readNpyFile(StringRef path) {
                                          /*RequiresNullTerminator=*/false);
   if (!fileOrErr)
     return createStringError(fileOrErr.getError(),
-                             "cannot read '" + path + "': " +
-                                 fileOrErr.getError().message());
+                             "cannot read '" + path +
+                                 "': " + fileOrErr.getError().message());
   StringRef buf = (*fileOrErr)->getBuffer();
   auto fail = [&](const Twine &why) {
     return createStringError("'" + path + "' is not a valid .npy file: " + why);
@@ -205,14 +206,16 @@ Expected<HostTensor> readNpyFile(StringRef path) {
   unsigned major = static_cast<uint8_t>(buf[6]);
   size_t headerLen, headerStart;
   if (major == 1) {
-    headerLen = static_cast<uint8_t>(buf[8]) | (static_cast<uint8_t>(buf[9]) << 8);
+    headerLen =
+        static_cast<uint8_t>(buf[8]) | (static_cast<uint8_t>(buf[9]) << 8);
     headerStart = 10;
   } else if (major == 2 || major == 3) {
     if (buf.size() < 12)
       return fail("truncated header");
     headerLen = 0;
     for (int i = 0; i < 4; ++i)
-      headerLen |= static_cast<size_t>(static_cast<uint8_t>(buf[8 + i])) << (8 * i);
+      headerLen |= static_cast<size_t>(static_cast<uint8_t>(buf[8 + i]))
+                   << (8 * i);
     headerStart = 12;
   } else {
     return fail("unsupported format version " + Twine(major));
@@ -231,13 +234,15 @@ Expected<HostTensor> readNpyFile(StringRef path) {
   StringRef descrField = field("descr");
   if (descrField.empty() || descrField.front() != '\'')
     return fail("no 'descr' in the header");
-  StringRef descr = descrField.drop_front().take_until([](char c) { return c == '\''; });
+  StringRef descr =
+      descrField.drop_front().take_until([](char c) { return c == '\''; });
   if (field("fortran_order").starts_with("True"))
     return fail("Fortran-ordered arrays are not supported");
   StringRef shapeField = field("shape");
   if (shapeField.empty() || shapeField.front() != '(')
     return fail("no 'shape' in the header");
-  StringRef shapeText = shapeField.drop_front().take_until([](char c) { return c == ')'; });
+  StringRef shapeText =
+      shapeField.drop_front().take_until([](char c) { return c == ')'; });
   SmallVector<int64_t> shape;
   SmallVector<StringRef> dims;
   shapeText.split(dims, ',', -1, /*KeepEmpty=*/false);
@@ -261,7 +266,8 @@ Expected<HostTensor> readNpyFile(StringRef path) {
   if (!bytes || buf.size() - dataStart != *bytes)
     return fail("its shape and dtype need " +
                 (bytes ? Twine(*bytes) : Twine("too many")) +
-                " bytes of data, but it holds " + Twine(buf.size() - dataStart));
+                " bytes of data, but it holds " +
+                Twine(buf.size() - dataStart));
   HostTensor tensor(*info, shape);
   std::memcpy(tensor.data(), buf.data() + dataStart, tensor.getByteSize());
   return tensor;
@@ -285,7 +291,8 @@ Error writeNpyFile(StringRef path, const HostTensor &tensor) {
     os << static_cast<char>(dict.size() & 0xff)
        << static_cast<char>((dict.size() >> 8) & 0xff);
     os << dict;
-    os.write(reinterpret_cast<const char *>(tensor.data()), tensor.getByteSize());
+    os.write(reinterpret_cast<const char *>(tensor.data()),
+             tensor.getByteSize());
     return Error::success();
   });
   if (err)
@@ -317,9 +324,10 @@ Expected<HostTensor> parseTensorLiteral(StringRef literal) {
   HostTensor tensor(*info, shape);
   SmallVector<StringRef> values;
   valuePart.split(values, ' ', -1, /*KeepEmpty=*/false);
-  if (values.size() != 1 && static_cast<int64_t>(values.size()) != tensor.getNumElements())
-    return createStringError("bad tensor literal '" + literal + "': " +
-                             Twine(values.size()) + " values for " +
+  if (values.size() != 1 &&
+      static_cast<int64_t>(values.size()) != tensor.getNumElements())
+    return createStringError("bad tensor literal '" + literal +
+                             "': " + Twine(values.size()) + " values for " +
                              Twine(tensor.getNumElements()) + " elements");
   // Integer values must be integers that fit the element type (as signed
   // or as unsigned bit patterns); i1 takes 0, 1, false or true.
@@ -345,7 +353,8 @@ Expected<HostTensor> parseTensorLiteral(StringRef literal) {
     if (text == "true" || text == "false")
       v = text == "true";
     else if (text.getAsInteger(10, v))
-      return bad("'" + text + "' is not an integer that fits " + info->mlirName);
+      return bad("'" + text + "' is not an integer that fits " +
+                 info->mlirName);
     if (v < minValue || v > maxValue)
       return bad("'" + text + "' does not fit " + info->mlirName);
     tensor.setFromInt64(i, v);

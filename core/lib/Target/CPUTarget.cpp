@@ -48,7 +48,8 @@ createCPUTargetMachine(const PipelineOptions &options) {
   llvm::Triple triple(options.triple.empty() ? llvm::sys::getProcessTriple()
                                              : options.triple);
   std::string error;
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return llvm::createStringError("unknown target triple '" + triple.str() +
                                    "': " + error);
@@ -82,8 +83,7 @@ createCPUTargetMachine(const PipelineOptions &options) {
 /// 0 is the L1 data cache, 2 the L2), or 0 when unknown.
 static unsigned readHostCacheKiB(unsigned index) {
   auto buffer = llvm::MemoryBuffer::getFile(
-      "/sys/devices/system/cpu/cpu0/cache/index" + llvm::Twine(index) +
-          "/size",
+      "/sys/devices/system/cpu/cpu0/cache/index" + llvm::Twine(index) + "/size",
       /*IsText=*/true);
   if (!buffer)
     return 0;
@@ -132,7 +132,8 @@ translateAndOptimize(ModuleOp module, llvm::LLVMContext &llvmContext,
     if (!tm.getTargetFeatureString().empty())
       fn.addFnAttr("target-features", tm.getTargetFeatureString());
   }
-  auto optimize = makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0, &tm);
+  auto optimize =
+      makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0, &tm);
   if (llvm::Error err = optimize(llvmModule.get()))
     return std::move(err);
   return llvmModule;

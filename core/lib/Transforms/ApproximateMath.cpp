@@ -66,25 +66,30 @@ struct ExpF64Approximation : public OpRewritePattern<math::ExpOp> {
     Location loc = op.getLoc();
     Type f64 = rewriter.getF64Type(), i64 = rewriter.getI64Type();
     auto f = [&](double v) -> Value {
-      return arith::ConstantOp::create(rewriter, loc, rewriter.getF64FloatAttr(v));
+      return arith::ConstantOp::create(rewriter, loc,
+                                       rewriter.getF64FloatAttr(v));
     };
     auto i = [&](int64_t v) -> Value {
-      return arith::ConstantOp::create(rewriter, loc, rewriter.getI64IntegerAttr(v));
+      return arith::ConstantOp::create(rewriter, loc,
+                                       rewriter.getI64IntegerAttr(v));
     };
     Value x = op.getOperand();
     // Round to nearest by adding and subtracting 1.5 * 2^52.
     Value shifter = f(6755399441055744.0);
-    Value scaled = arith::MulFOp::create(rewriter, loc, x, f(1.4426950408889634));
+    Value scaled =
+        arith::MulFOp::create(rewriter, loc, x, f(1.4426950408889634));
     Value kf = arith::SubFOp::create(
         rewriter, loc, arith::AddFOp::create(rewriter, loc, scaled, shifter),
         shifter);
     // r = x - k ln2_hi - k ln2_lo (ln2_hi has 32 significant bits).
     Value r = arith::SubFOp::create(
         rewriter, loc, x,
-        arith::MulFOp::create(rewriter, loc, kf, f(6.93147180369123816490e-01)));
+        arith::MulFOp::create(rewriter, loc, kf,
+                              f(6.93147180369123816490e-01)));
     r = arith::SubFOp::create(
         rewriter, loc, r,
-        arith::MulFOp::create(rewriter, loc, kf, f(1.90821492927058770002e-10)));
+        arith::MulFOp::create(rewriter, loc, kf,
+                              f(1.90821492927058770002e-10)));
     // Horner: sum of r^n / n! for n = 0 .. 13.
     double coefficient = 1.0;
     SmallVector<double> coefficients;
@@ -96,16 +101,18 @@ struct ExpF64Approximation : public OpRewritePattern<math::ExpOp> {
     for (int n = 12; n >= 0; --n)
       poly = math::FmaOp::create(rewriter, loc, poly, r, f(coefficients[n]));
     // 2^k = 2^k1 * 2^k2, k1 = k >> 1, each factor a normal number.
-    Value k = arith::FPToSIOp::create(rewriter, loc, i64,
-                                      arith::MaximumFOp::create(
-                                          rewriter, loc,
-                                          arith::MinimumFOp::create(rewriter, loc, kf, f(2000.0)),
-                                          f(-2000.0)));
+    Value k = arith::FPToSIOp::create(
+        rewriter, loc, i64,
+        arith::MaximumFOp::create(
+            rewriter, loc,
+            arith::MinimumFOp::create(rewriter, loc, kf, f(2000.0)),
+            f(-2000.0)));
     Value k1 = arith::ShRSIOp::create(rewriter, loc, k, i(1));
     Value k2 = arith::SubIOp::create(rewriter, loc, k, k1);
     auto power = [&](Value e) -> Value {
       Value bits = arith::ShLIOp::create(
-          rewriter, loc, arith::AddIOp::create(rewriter, loc, e, i(1023)), i(52));
+          rewriter, loc, arith::AddIOp::create(rewriter, loc, e, i(1023)),
+          i(52));
       return arith::BitcastOp::create(rewriter, loc, f64, bits);
     };
     Value result = arith::MulFOp::create(
@@ -118,8 +125,10 @@ struct ExpF64Approximation : public OpRewritePattern<math::ExpOp> {
     };
     result = select(arith::CmpFPredicate::OGT, 709.782712893384,
                     f(std::numeric_limits<double>::infinity()), result);
-    result = select(arith::CmpFPredicate::OLT, -745.1332191019412, f(0.0), result);
-    Value isNaN = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::UNO, x, x);
+    result =
+        select(arith::CmpFPredicate::OLT, -745.1332191019412, f(0.0), result);
+    Value isNaN =
+        arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::UNO, x, x);
     rewriter.replaceOpWithNewOp<arith::SelectOp>(op, isNaN, x, result);
     return success();
   }
@@ -218,9 +227,9 @@ struct ApproximateMathPass
           patterns, [](StringRef) { return true; });
       // (Not fma or ctlz: those are instructions.)
       math::populateExpansionPatterns(
-          patterns, {"ceil", "sinh", "cosh", "tan", "tanh", "asinh", "acosh",
-                     "atanh", "exp2", "powf", "fpowi", "round", "roundeven",
-                     "rsqrt"});
+          patterns,
+          {"ceil", "sinh", "cosh", "tan", "tanh", "asinh", "acosh", "atanh",
+           "exp2", "powf", "fpowi", "round", "roundeven", "rsqrt"});
       patterns.add<FloorViaCeil, ExpF64Approximation>(&getContext());
     } else {
       populateMathPolynomialApproximationPatterns(
@@ -232,7 +241,8 @@ struct ApproximateMathPass
     if (!complete)
       return;
     WalkResult result = getOperation()->walk([](Operation *op) {
-      if (!isa<math::MathDialect>(op->getDialect()) || hasInstructionLowering(op))
+      if (!isa<math::MathDialect>(op->getDialect()) ||
+          hasInstructionLowering(op))
         return WalkResult::advance();
       op->emitOpError() << "on " << op->getResultTypes().front()
                         << " has no implementation in device code without "

@@ -21,10 +21,12 @@ using namespace mlir;
 namespace {
 
 struct EmulateGPULaunchesPass
-    : public polyblocks::impl::PBEmulateGPULaunchesBase<EmulateGPULaunchesPass> {
+    : public polyblocks::impl::PBEmulateGPULaunchesBase<
+          EmulateGPULaunchesPass> {
   void runOnOperation() override {
     SmallVector<gpu::LaunchOp> launches;
-    getOperation().walk([&](gpu::LaunchOp launch) { launches.push_back(launch); });
+    getOperation().walk(
+        [&](gpu::LaunchOp launch) { launches.push_back(launch); });
     for (gpu::LaunchOp launch : launches)
       if (failed(emulate(launch)))
         return signalPassFailure();

@@ -107,8 +107,7 @@ static bool canFuse(AffineForOp first, const BufferAccesses &a,
     return false;
   if (!outermost)
     return true;
-  if (!polyblocks::isParallelLoop(first) ||
-      !polyblocks::isParallelLoop(second))
+  if (!polyblocks::isParallelLoop(first) || !polyblocks::isParallelLoop(second))
     return false;
   if (*getConstantTripCount(first) >= polyblocks::kFewParallelIterations)
     return true;

@@ -93,9 +93,10 @@ static std::optional<Candidate> matchCandidate(memref::AllocOp alloc) {
   if (!producer || !consumer || producer == consumer ||
       !producer->isBeforeInBlock(consumer))
     return std::nullopt;
-  if (llvm::any_of(c.stores, [&](AffineStoreOp s) {
-        return getTopLevelLoop(s, block) != producer;
-      }) ||
+  if (llvm::any_of(c.stores,
+                   [&](AffineStoreOp s) {
+                     return getTopLevelLoop(s, block) != producer;
+                   }) ||
       llvm::any_of(c.loads, [&](AffineLoadOp l) {
         return getTopLevelLoop(l, block) != consumer;
       }))
@@ -160,8 +161,7 @@ static std::optional<Candidate> matchCandidate(memref::AllocOp alloc) {
   if (failed(producerAccesses) || failed(consumerAccesses))
     return std::nullopt;
   const auto &producerReads = producerAccesses->read;
-  if (producerAccesses->written.size() != 1 ||
-      producerReads.contains(alloc) ||
+  if (producerAccesses->written.size() != 1 || producerReads.contains(alloc) ||
       llvm::any_of(consumerAccesses->written, [&](Value v) {
         return producerReads.contains(v) || v == alloc.getResult();
       }))
@@ -182,10 +182,9 @@ static void fusePrefix(Candidate &c) {
     AffineForOp into = c.producerBand[t], from = c.consumerBand[t];
     from.getInductionVar().replaceAllUsesWith(into.getInductionVar());
     Block *intoBody = into.getBody(), *fromBody = from.getBody();
-    intoBody->getOperations().splice(intoBody->getTerminator()->getIterator(),
-                                     fromBody->getOperations(),
-                                     fromBody->begin(),
-                                     std::prev(fromBody->end()));
+    intoBody->getOperations().splice(
+        intoBody->getTerminator()->getIterator(), fromBody->getOperations(),
+        fromBody->begin(), std::prev(fromBody->end()));
     from.erase();
   }
 }
@@ -262,9 +261,9 @@ static void fuse(Candidate &c, int64_t tileSize) {
   // to the buffer; the consumer its tile [start, start + tile).
   AffineExpr start = getAffineDimExpr(0, ctx) * tileSize + consumerBegin;
   producerLoop.setLowerBound(
-      tile, AffineMap::get(
-                1, 0, {start + c.minOffset, getAffineConstantExpr(0, ctx)},
-                ctx));
+      tile,
+      AffineMap::get(1, 0, {start + c.minOffset, getAffineConstantExpr(0, ctx)},
+                     ctx));
   producerLoop.setUpperBound(
       tile, AffineMap::get(1, 0,
                            {start + tileSize + c.maxOffset,
@@ -272,10 +271,10 @@ static void fuse(Candidate &c, int64_t tileSize) {
                            ctx));
   consumerLoop.setLowerBound(tile, AffineMap::get(1, 0, start));
   consumerLoop.setUpperBound(
-      tile, AffineMap::get(1, 0,
-                           {start + tileSize,
-                            getAffineConstantExpr(consumerEnd, ctx)},
-                           ctx));
+      tile,
+      AffineMap::get(
+          1, 0, {start + tileSize, getAffineConstantExpr(consumerEnd, ctx)},
+          ctx));
 
   for (AffineStoreOp store : c.stores)
     redirect(store, tileBuffer, c.dim, c.producerBand, 0, tile, tileSize,

@@ -51,8 +51,8 @@ struct HoistReciprocalsPass
         reciprocal = arith::DivFOp::create(b, div.getLoc(), one, div.getRhs());
       }
       OpBuilder b(div);
-      Value product = arith::MulFOp::create(b, div.getLoc(), div.getLhs(),
-                                            reciprocal);
+      Value product =
+          arith::MulFOp::create(b, div.getLoc(), div.getLhs(), reciprocal);
       div.getResult().replaceAllUsesWith(product);
       div.erase();
     }

@@ -25,10 +25,11 @@ using namespace mlir;
 
 /// Moves the operations after `assertion` in its block (but the terminator)
 /// into an scf.if on its condition whose else branch records the failure in
-/// `failureFlag`, and erases `assertion`. Values those operations define for the
-/// terminator become results of the scf.if (zero when the check failed);
+/// `failureFlag`, and erases `assertion`. Values those operations define for
+/// the terminator become results of the scf.if (zero when the check failed);
 /// fails if one has no zero.
-static LogicalResult guardRestOfBlock(cf::AssertOp assertion, Value failureFlag) {
+static LogicalResult guardRestOfBlock(cf::AssertOp assertion,
+                                      Value failureFlag) {
   Block *block = assertion->getBlock();
   Operation *terminator = block->getTerminator();
   SmallVector<Operation *> rest;
@@ -39,18 +40,20 @@ static LogicalResult guardRestOfBlock(cf::AssertOp assertion, Value failureFlag)
   for (Value operand : terminator->getOperands())
     if (Operation *def = operand.getDefiningOp();
         def && def->getBlock() == block && def->isBeforeInBlock(terminator) &&
-        assertion->isBeforeInBlock(def) && !llvm::is_contained(escaping, operand))
+        assertion->isBeforeInBlock(def) &&
+        !llvm::is_contained(escaping, operand))
       escaping.push_back(operand);
 
   OpBuilder builder(assertion);
   Location loc = assertion.getLoc();
   SmallVector<TypedAttr> zeros;
   for (Value value : escaping) {
-    auto zero = dyn_cast_or_null<TypedAttr>(builder.getZeroAttr(value.getType()));
+    auto zero =
+        dyn_cast_or_null<TypedAttr>(builder.getZeroAttr(value.getType()));
     if (!zero)
       return assertion.emitOpError()
-             << "guards the computation of a value of type "
-             << value.getType() << ", which has no zero to stand for it";
+             << "guards the computation of a value of type " << value.getType()
+             << ", which has no zero to stand for it";
     zeros.push_back(zero);
   }
   auto guard = scf::IfOp::create(builder, loc, TypeRange(ValueRange(escaping)),
@@ -62,9 +65,8 @@ static LogicalResult guardRestOfBlock(cf::AssertOp assertion, Value failureFlag)
   for (Operation *op : rest)
     op->moveBefore(thenYield);
   for (auto [value, result] : llvm::zip(escaping, guard.getResults()))
-    value.replaceUsesWithIf(result, [&](OpOperand &use) {
-      return use.getOwner() == terminator;
-    });
+    value.replaceUsesWithIf(
+        result, [&](OpOperand &use) { return use.getOwner() == terminator; });
 
   builder.setInsertionPointToEnd(guard.elseBlock());
   Value one = arith::ConstantIntOp::create(builder, loc, 1, 32);
@@ -109,8 +111,8 @@ struct LowerAssertionsPass
       return signalPassFailure();
     }
     auto i32 = IntegerType::get(&getContext(), 32);
-    if (!func.isPublic() || func.getFunctionType().getResults() !=
-                                ArrayRef<Type>{i32}) {
+    if (!func.isPublic() ||
+        func.getFunctionType().getResults() != ArrayRef<Type>{i32}) {
       assertions.front().emitOpError()
           << "is in a function without a status result; pb-lower-assertions "
              "expects the public entry points of pb-return-status";
@@ -119,8 +121,8 @@ struct LowerAssertionsPass
 
     OpBuilder builder = OpBuilder::atBlockBegin(&func.getBody().front());
     Location loc = func.getLoc();
-    Value failureFlag = memref::AllocaOp::create(
-        builder, loc, MemRefType::get({}, i32));
+    Value failureFlag =
+        memref::AllocaOp::create(builder, loc, MemRefType::get({}, i32));
     Value zero = arith::ConstantIntOp::create(builder, loc, 0, 32);
     memref::StoreOp::create(builder, loc, zero, failureFlag);
     // Innermost first: an assertion moved into a guard keeps its block.

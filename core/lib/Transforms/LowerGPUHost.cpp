@@ -44,13 +44,14 @@ struct LowerGPUHostPass
 
     if (failed(embedBinaries(module)) || failed(declareRuntime(module)))
       return signalPassFailure();
-    for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
+    for (auto func :
+         llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
       if (func.isExternal())
         continue;
       if (!func.isPublic()) {
-        bool launches = func.walk([](gpu::LaunchFuncOp) {
-                              return WalkResult::interrupt();
-                            }).wasInterrupted();
+        bool launches =
+            func.walk([](gpu::LaunchFuncOp) { return WalkResult::interrupt(); })
+                .wasInterrupted();
         if (launches) {
           func.emitOpError("launches kernels but is not an entry point; GPU "
                            "work must be in public functions");
@@ -61,7 +62,8 @@ struct LowerGPUHostPass
       if (failed(lowerEntryPoint(func)))
         return signalPassFailure();
     }
-    for (auto binary : llvm::make_early_inc_range(module.getOps<gpu::BinaryOp>()))
+    for (auto binary :
+         llvm::make_early_inc_range(module.getOps<gpu::BinaryOp>()))
       binary.erase();
     module->removeAttr(gpu::GPUDialect::getContainerModuleAttrName());
   }
@@ -86,17 +88,18 @@ struct LowerGPUHostPass
         bytes.push_back('\0');
       Location loc = binary.getLoc();
       StringRef name = binary.getSymName();
-      auto arrayType = LLVM::LLVMArrayType::get(IntegerType::get(builder.getContext(), 8),
-                                                bytes.size());
+      auto arrayType = LLVM::LLVMArrayType::get(
+          IntegerType::get(builder.getContext(), 8), bytes.size());
       auto image = LLVM::GlobalOp::create(
           builder, loc, arrayType, /*isConstant=*/true, LLVM::Linkage::Internal,
-          (polyblocks::kDeviceImagePrefix + name).str(), builder.getStringAttr(bytes),
+          (polyblocks::kDeviceImagePrefix + name).str(),
+          builder.getStringAttr(bytes),
           /*alignment=*/16);
-      EmbeddedBinary embedded{image, createNullSlot(builder, loc, "__pb_gpu_module_" + name),
-                              bytes.size(),
-                              isa<NVVM::NVVMTargetAttr>(object.getTarget())
-                                  ? PBRT_PLATFORM_CUDA
-                                  : PBRT_PLATFORM_HIP};
+      EmbeddedBinary embedded{
+          image, createNullSlot(builder, loc, "__pb_gpu_module_" + name),
+          bytes.size(),
+          isa<NVVM::NVVMTargetAttr>(object.getTarget()) ? PBRT_PLATFORM_CUDA
+                                                        : PBRT_PLATFORM_HIP};
       binaries[binary.getSymNameAttr()] = embedded;
     }
     return success();
@@ -105,10 +108,9 @@ struct LowerGPUHostPass
   /// An internal global pointer, initially null, that the runtime fills.
   LLVM::GlobalOp createNullSlot(OpBuilder &builder, Location loc,
                                 const Twine &name) {
-    auto slot = LLVM::GlobalOp::create(builder, loc, ptrType,
-                                       /*isConstant=*/false,
-                                       LLVM::Linkage::Internal, name.str(),
-                                       Attribute());
+    auto slot = LLVM::GlobalOp::create(
+        builder, loc, ptrType,
+        /*isConstant=*/false, LLVM::Linkage::Internal, name.str(), Attribute());
     OpBuilder::InsertionGuard guard(builder);
     builder.createBlock(&slot.getInitializerRegion());
     Value null = LLVM::ZeroOp::create(builder, loc, ptrType);
@@ -162,7 +164,8 @@ struct LowerGPUHostPass
     Value status = arith::ConstantIntOp::create(entry, funcLoc, 0, 32);
     std::optional<pbrtPlatform> platform;
     auto platformValue = [&](OpBuilder &builder, Location loc) -> Value {
-      return arith::ConstantIntOp::create(builder, loc, platform.value_or(PBRT_PLATFORM_CUDA), 32);
+      return arith::ConstantIntOp::create(
+          builder, loc, platform.value_or(PBRT_PLATFORM_CUDA), 32);
     };
     // The platform of the function's first binary decides its allocations.
     func.walk([&](gpu::LaunchFuncOp launch) {
@@ -173,10 +176,12 @@ struct LowerGPUHostPass
 
     DenseMap<Value, Value> devicePointers; // alloc result -> its pointer
     SmallVector<Operation *> toErase;
-    auto pointerOf = [&](OpBuilder &builder, Location loc, Value memref) -> Value {
+    auto pointerOf = [&](OpBuilder &builder, Location loc,
+                         Value memref) -> Value {
       if (Value ptr = devicePointers.lookup(memref))
         return ptr;
-      Value index = memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, memref);
+      Value index =
+          memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, memref);
       Value asInt = arith::IndexCastOp::create(builder, loc, i64, index);
       return LLVM::IntToPtrOp::create(builder, loc, ptrType, asInt);
     };
@@ -193,27 +198,31 @@ struct LowerGPUHostPass
         uint64_t bytes = type.getNumElements() *
                          llvm::divideCeil(type.getElementTypeBitWidth(), 8);
         Value slot = LLVM::AllocaOp::create(entry, loc, ptrType, ptrType, one);
-        LLVM::StoreOp::create(builder, loc, LLVM::ZeroOp::create(builder, loc, ptrType), slot);
-        Value size = LLVM::ConstantOp::create(builder, loc, i64, std::max<uint64_t>(bytes, 1));
-        status = LLVM::CallOp::create(builder, loc, TypeRange{i32}, "pbrtAlloc",
-                                      ValueRange{status, platformValue(builder, loc),
-                                                 slot, size, stream})
-                     .getResult();
-        devicePointers[alloc] = LLVM::LoadOp::create(builder, loc, ptrType, slot);
+        LLVM::StoreOp::create(
+            builder, loc, LLVM::ZeroOp::create(builder, loc, ptrType), slot);
+        Value size = LLVM::ConstantOp::create(builder, loc, i64,
+                                              std::max<uint64_t>(bytes, 1));
+        status =
+            LLVM::CallOp::create(builder, loc, TypeRange{i32}, "pbrtAlloc",
+                                 ValueRange{status, platformValue(builder, loc),
+                                            slot, size, stream})
+                .getResult();
+        devicePointers[alloc] =
+            LLVM::LoadOp::create(builder, loc, ptrType, slot);
         toErase.push_back(alloc);
         continue;
       }
       if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
-        LLVM::CallOp::create(builder, loc, TypeRange{}, "pbrtFree",
-                             ValueRange{platformValue(builder, loc),
-                                        pointerOf(builder, loc, dealloc.getMemref()),
-                                        stream});
+        LLVM::CallOp::create(
+            builder, loc, TypeRange{}, "pbrtFree",
+            ValueRange{platformValue(builder, loc),
+                       pointerOf(builder, loc, dealloc.getMemref()), stream});
         dealloc.erase();
         continue;
       }
       if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
-        FailureOr<Value> next = lowerLaunch(builder, entry, launch, status,
-                                            stream, one, pointerOf);
+        FailureOr<Value> next =
+            lowerLaunch(builder, entry, launch, status, stream, one, pointerOf);
         if (failed(next))
           return failure();
         status = *next;
@@ -260,14 +269,16 @@ struct LowerGPUHostPass
     // Per-kernel globals: the function slot and the NUL-terminated name.
     std::string slotName = ("__pb_gpu_function_" + kernel).str();
     auto fnSlot = module.lookupSymbol<LLVM::GlobalOp>(slotName);
-    auto nameGlobal = module.lookupSymbol<LLVM::GlobalOp>(("__pb_gpu_name_" + kernel).str());
+    auto nameGlobal =
+        module.lookupSymbol<LLVM::GlobalOp>(("__pb_gpu_name_" + kernel).str());
     if (!fnSlot) {
       OpBuilder top = OpBuilder::atBlockBegin(module.getBody());
       fnSlot = createNullSlot(top, loc, slotName);
       std::string text = (kernel + Twine('\0')).str();
       nameGlobal = LLVM::GlobalOp::create(
           top, loc,
-          LLVM::LLVMArrayType::get(IntegerType::get(top.getContext(), 8), text.size()),
+          LLVM::LLVMArrayType::get(IntegerType::get(top.getContext(), 8),
+                                   text.size()),
           /*isConstant=*/true, LLVM::Linkage::Internal,
           ("__pb_gpu_name_" + kernel).str(), top.getStringAttr(text));
     }
@@ -275,8 +286,8 @@ struct LowerGPUHostPass
     // The kernel arguments, each in its own stack slot, and their addresses
     // in an array.
     ValueRange operands = launch.getKernelOperands();
-    Value count = LLVM::ConstantOp::create(entry, loc, i64,
-                                           std::max<int64_t>(1, operands.size()));
+    Value count = LLVM::ConstantOp::create(
+        entry, loc, i64, std::max<int64_t>(1, operands.size()));
     Value array = LLVM::AllocaOp::create(entry, loc, ptrType, ptrType, count);
     for (auto [i, operand] : llvm::enumerate(operands)) {
       Value value = operand;
@@ -289,10 +300,12 @@ struct LowerGPUHostPass
         return launch.emitOpError() << "passes a kernel argument of type "
                                     << type << ", which has no device form";
       }
-      Value slot = LLVM::AllocaOp::create(entry, loc, ptrType, value.getType(), one);
+      Value slot =
+          LLVM::AllocaOp::create(entry, loc, ptrType, value.getType(), one);
       LLVM::StoreOp::create(builder, loc, value, slot);
-      Value element = LLVM::GEPOp::create(builder, loc, ptrType, ptrType, array,
-                                          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+      Value element =
+          LLVM::GEPOp::create(builder, loc, ptrType, ptrType, array,
+                              ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
       LLVM::StoreOp::create(builder, loc, slot, element);
     }
 
@@ -302,9 +315,11 @@ struct LowerGPUHostPass
     gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
     gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
     Value shared = launch.getDynamicSharedMemorySize();
-    Value sharedBytes = shared ? Value(arith::IndexCastUIOp::create(builder, loc, i32, shared))
-                               : Value(arith::ConstantIntOp::create(builder, loc, 0, 32));
-    Value platform = arith::ConstantIntOp::create(builder, loc, binary.platform, 32);
+    Value sharedBytes =
+        shared ? Value(arith::IndexCastUIOp::create(builder, loc, i32, shared))
+               : Value(arith::ConstantIntOp::create(builder, loc, 0, 32));
+    Value platform =
+        arith::ConstantIntOp::create(builder, loc, binary.platform, 32);
     Value size = LLVM::ConstantOp::create(builder, loc, i64, binary.size);
     SmallVector<Value> args = {status,
                                platform,
@@ -322,7 +337,8 @@ struct LowerGPUHostPass
                                sharedBytes,
                                stream,
                                array};
-    return LLVM::CallOp::create(builder, loc, TypeRange{i32}, "pbrtLaunch", args)
+    return LLVM::CallOp::create(builder, loc, TypeRange{i32}, "pbrtLaunch",
+                                args)
         .getResult();
   }
 

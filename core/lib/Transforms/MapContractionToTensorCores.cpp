@@ -49,7 +49,8 @@ enum class MatrixUnit {
 static std::optional<MatrixUnit> getMatrixUnit(StringRef chip) {
   if (chip.starts_with("sm_"))
     return MatrixUnit::NVIDIAWMMA;
-  if (chip == "gfx90a" || chip.starts_with("gfx94") || chip.starts_with("gfx95"))
+  if (chip == "gfx90a" || chip.starts_with("gfx94") ||
+      chip.starts_with("gfx95"))
     return MatrixUnit::AMDMFMA;
   if (chip.starts_with("gfx11"))
     return MatrixUnit::AMDWMMA;
@@ -147,8 +148,7 @@ static std::optional<TensorCoreProduct> matchProduct(MatrixUnit unit,
   if (aLoad && bLoad && !accessesExactly(aLoad, i, kv))
     std::swap(aLoad, bLoad);
   if (!aLoad || !bLoad || !accessesExactly(aLoad, i, kv) ||
-      !accessesExactly(bLoad, kv, j) ||
-      aLoad.getType() != bLoad.getType())
+      !accessesExactly(bLoad, kv, j) || aLoad.getType() != bLoad.getType())
     return std::nullopt;
   // Nothing else in the body (8 ops: 3 loads, 2 extensions, mul, add,
   // store, plus the yield).
@@ -158,11 +158,16 @@ static std::optional<TensorCoreProduct> matchProduct(MatrixUnit unit,
   if (store.getMemRef() == aLoad.getMemRef() ||
       store.getMemRef() == bLoad.getMemRef())
     return std::nullopt;
-  return TensorCoreProduct{iLoop,           jLoop,
-                           kLoop,           aLoad.getMemRef(),
-                           bLoad.getMemRef(), store.getMemRef(),
-                           *m,              *n,
-                           *k,              aLoad.getType()};
+  return TensorCoreProduct{iLoop,
+                           jLoop,
+                           kLoop,
+                           aLoad.getMemRef(),
+                           bLoad.getMemRef(),
+                           store.getMemRef(),
+                           *m,
+                           *n,
+                           *k,
+                           aLoad.getType()};
 }
 
 /// The loop over k in steps of one tile, carrying the accumulator `acc`.
@@ -189,7 +194,8 @@ struct MapContractionToTensorCoresPass
     }
     if (func.isExternal())
       return;
-    for (auto loop : llvm::make_early_inc_range(func.getBody().getOps<AffineForOp>()))
+    for (auto loop :
+         llvm::make_early_inc_range(func.getBody().getOps<AffineForOp>()))
       if (std::optional<TensorCoreProduct> product = matchProduct(*unit, loop))
         rewrite(*unit, *product);
   }
@@ -207,8 +213,10 @@ struct MapContractionToTensorCoresPass
         one);
     builder.setInsertionPointToStart(&launch.getBody().front());
     Value tile = indexConstant(builder, loc, kTile);
-    Value row = arith::MulIOp::create(builder, loc, launch.getBlockIds().y, tile);
-    Value col = arith::MulIOp::create(builder, loc, launch.getBlockIds().x, tile);
+    Value row =
+        arith::MulIOp::create(builder, loc, launch.getBlockIds().y, tile);
+    Value col =
+        arith::MulIOp::create(builder, loc, launch.getBlockIds().x, tile);
     if (unit == MatrixUnit::NVIDIAWMMA)
       buildSubgroupMMATile(builder, loc, p, row, col);
     else
@@ -225,7 +233,9 @@ struct MapContractionToTensorCoresPass
     auto aType = gpu::MMAMatrixType::get({kTile, kTile}, f16, "AOp");
     auto bType = gpu::MMAMatrixType::get({kTile, kTile}, f16, "BOp");
     auto cType = gpu::MMAMatrixType::get({kTile, kTile}, f32, "COp");
-    auto lead = [&](int64_t v) { return IntegerAttr::get(IndexType::get(ctx), v); };
+    auto lead = [&](int64_t v) {
+      return IntegerAttr::get(IndexType::get(ctx), v);
+    };
 
     Value acc = gpu::SubgroupMmaLoadMatrixOp::create(
         builder, loc, cType, p.c, ValueRange{row, col}, lead(p.n),
@@ -291,14 +301,16 @@ struct MapContractionToTensorCoresPass
     auto operandType = VectorType::get({kPerLane}, p.operandType);
     SmallVector<Value> cElements;
     for (int64_t e = 0; e < cPerLane; ++e)
-      cElements.push_back(
-          memref::LoadOp::create(builder, loc, p.c, ValueRange{cRow(e), myCol}));
-    Value acc = vector::FromElementsOp::create(builder, loc, accType, cElements);
+      cElements.push_back(memref::LoadOp::create(builder, loc, p.c,
+                                                 ValueRange{cRow(e), myCol}));
+    Value acc =
+        vector::FromElementsOp::create(builder, loc, accType, cElements);
     scf::ForOp kLoop = createKStepLoop(builder, loc, p, acc);
     {
       OpBuilder::InsertionGuard guard(builder);
       builder.setInsertionPointToStart(kLoop.getBody());
-      Value k = arith::AddIOp::create(builder, loc, kLoop.getInductionVar(), kBase);
+      Value k =
+          arith::AddIOp::create(builder, loc, kLoop.getInductionVar(), kBase);
       Value a = vector::LoadOp::create(builder, loc, operandType, p.a,
                                        ValueRange{myRow, k});
       SmallVector<Value> bElements;
@@ -308,18 +320,21 @@ struct MapContractionToTensorCoresPass
         bElements.push_back(
             memref::LoadOp::create(builder, loc, p.b, ValueRange{ke, myCol}));
       }
-      Value b = vector::FromElementsOp::create(builder, loc, operandType, bElements);
+      Value b =
+          vector::FromElementsOp::create(builder, loc, operandType, bElements);
       Value sum = kLoop.getRegionIterArgs()[0];
-      Value d = mfma ? amdgpu::MFMAOp::create(builder, loc, accType, kTile, kTile,
-                                              kTile, /*blocks=*/1, a, b, sum)
-                           .getResult()
-                     : amdgpu::WMMAOp::create(builder, loc, accType, kTile,
-                                              kTile, kTile, a, b, sum)
-                           .getResult();
+      Value d =
+          mfma ? amdgpu::MFMAOp::create(builder, loc, accType, kTile, kTile,
+                                        kTile, /*blocks=*/1, a, b, sum)
+                     .getResult()
+               : amdgpu::WMMAOp::create(builder, loc, accType, kTile, kTile,
+                                        kTile, a, b, sum)
+                     .getResult();
       scf::YieldOp::create(builder, loc, d);
     }
     for (int64_t e = 0; e < cPerLane; ++e) {
-      Value element = vector::ExtractOp::create(builder, loc, kLoop.getResult(0), e);
+      Value element =
+          vector::ExtractOp::create(builder, loc, kLoop.getResult(0), e);
       memref::StoreOp::create(builder, loc, element, p.c,
                               ValueRange{cRow(e), myCol});
     }

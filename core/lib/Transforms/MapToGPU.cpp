@@ -11,8 +11,8 @@
 #include "polyblocks/Analysis/LoopNests.h"
 
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
-#include "mlir/IR/IntegerSet.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/IntegerSet.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -117,7 +117,8 @@ struct MapToGPUPass : public polyblocks::impl::PBMapToGPUBase<MapToGPUPass> {
       launches.push_back(wrapSequential(sequential));
       sequential.clear();
     };
-    for (Operation &op : llvm::make_early_inc_range(body.without_terminator())) {
+    for (Operation &op :
+         llvm::make_early_inc_range(body.without_terminator())) {
       if (isHostOp(&op, device))
         continue;
       // Kernels S3 already made (tensor cores) stay as they are.
@@ -170,9 +171,8 @@ struct MapToGPUPass : public polyblocks::impl::PBMapToGPUBase<MapToGPUPass> {
     for (Operation &op : body.without_terminator()) {
       if (op.getNumRegions() == 0)
         continue;
-      bool yieldsBuffer = llvm::any_of(op.getResultTypes(), [](Type t) {
-        return isa<BaseMemRefType>(t);
-      });
+      bool yieldsBuffer = llvm::any_of(
+          op.getResultTypes(), [](Type t) { return isa<BaseMemRefType>(t); });
       WalkResult allocates = op.walk([](Operation *inner) {
         return isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp>(inner)
                    ? WalkResult::interrupt()
@@ -207,8 +207,9 @@ struct MapToGPUPass : public polyblocks::impl::PBMapToGPUBase<MapToGPUPass> {
         if (!def || !isSinkable(def))
           continue;
         Operation *copy = builder.clone(*def);
-        replaceAllUsesInRegionWith(value, copy->getResult(cast<OpResult>(value).getResultNumber()),
-                                   region);
+        replaceAllUsesInRegionWith(
+            value, copy->getResult(cast<OpResult>(value).getResultNumber()),
+            region);
         changed = true;
       }
     }
@@ -217,13 +218,12 @@ struct MapToGPUPass : public polyblocks::impl::PBMapToGPUBase<MapToGPUPass> {
   /// Top-level allocas are host stack memory, which kernels cannot reach:
   /// they become device allocations, freed before every return.
   void moveAllocasToDevice(Block &body) {
-    for (auto alloca : llvm::make_early_inc_range(body.getOps<memref::AllocaOp>())) {
+    for (auto alloca :
+         llvm::make_early_inc_range(body.getOps<memref::AllocaOp>())) {
       OpBuilder builder(alloca);
-      auto alloc = memref::AllocOp::create(builder, alloca.getLoc(),
-                                           alloca.getType(),
-                                           alloca.getDynamicSizes(),
-                                           alloca.getSymbolOperands(),
-                                           alloca.getAlignmentAttr());
+      auto alloc = memref::AllocOp::create(
+          builder, alloca.getLoc(), alloca.getType(), alloca.getDynamicSizes(),
+          alloca.getSymbolOperands(), alloca.getAlignmentAttr());
       alloca.replaceAllUsesWith(alloc.getResult());
       alloca.erase();
       builder.setInsertionPoint(body.getTerminator());
@@ -258,8 +258,7 @@ struct MapToGPUPass : public polyblocks::impl::PBMapToGPUBase<MapToGPUPass> {
     AffineForOp outer = band.front();
     if (total == 0)
       return std::nullopt; // runs sequentially (and does nothing)
-    uint64_t threads =
-        std::min<uint64_t>(blockSize, llvm::alignTo(total, 32));
+    uint64_t threads = std::min<uint64_t>(blockSize, llvm::alignTo(total, 32));
     uint64_t grid = llvm::divideCeil(total, threads);
     if (grid > kMaxGridSize)
       return std::nullopt;
@@ -275,7 +274,8 @@ struct MapToGPUPass : public polyblocks::impl::PBMapToGPUBase<MapToGPUPass> {
     auto constant = [&](uint64_t v) -> Value {
       return arith::ConstantIndexOp::create(builder, loc, v);
     };
-    auto noWrap = arith::IntegerOverflowFlags::nuw | arith::IntegerOverflowFlags::nsw;
+    auto noWrap =
+        arith::IntegerOverflowFlags::nuw | arith::IntegerOverflowFlags::nsw;
     Value linear = arith::AddIOp::create(
         builder, loc,
         arith::MulIOp::create(builder, loc, launch.getBlockIds().x,

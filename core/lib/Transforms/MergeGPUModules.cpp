@@ -35,8 +35,8 @@ struct MergeGPUModulesPass
     SymbolTable moduleTable(module);
     if (merged.getSymName() != kMergedName) {
       if (moduleTable.lookup(kMergedName)) {
-        merged.emitOpError() << "cannot be renamed to @" << kMergedName
-                             << ": the name is taken";
+        merged.emitOpError()
+            << "cannot be renamed to @" << kMergedName << ": the name is taken";
         return signalPassFailure();
       }
       moduleTable.setSymbolName(merged, kMergedName);
@@ -70,7 +70,8 @@ struct MergeGPUModulesPass
         // distinct names: a kernel that clashes takes its module's name.
         StringAttr oldName = symbol.getNameAttr();
         op.remove();
-        if (mergedTable.lookup(oldName) && !mergedTable.lookup(other.getNameAttr()))
+        if (mergedTable.lookup(oldName) &&
+            !mergedTable.lookup(other.getNameAttr()))
           symbol.setName(other.getNameAttr());
         StringAttr newName = mergedTable.insert(&op);
         renamed[{other.getNameAttr(), oldName}] = newName;

@@ -89,8 +89,7 @@ struct PrefetchNextRowPass
     if (auto loop = dyn_cast<AffineForOp>(op))
       return polyblocks::getZeroBasedTripCount(loop);
     if (auto parallel = dyn_cast<AffineParallelOp>(op)) {
-      std::optional<SmallVector<int64_t>> trips =
-          parallel.getConstantRanges();
+      std::optional<SmallVector<int64_t>> trips = parallel.getConstantRanges();
       SmallVector<int64_t> steps = parallel.getSteps();
       if (trips && steps[0] == 1 &&
           parallel.getLowerBoundsMap().isSingleConstant() &&
@@ -155,8 +154,8 @@ struct PrefetchNextRowPass
                                .getElementType()
                                .getIntOrFloatBitWidth() /
                            8;
-    int64_t perLine = std::max<int64_t>(1, lineBytes / std::max<int64_t>(
-                                                           1, elementBytes));
+    int64_t perLine =
+        std::max<int64_t>(1, lineBytes / std::max<int64_t>(1, elementBytes));
     // Chunks of up to `linesPerChunk` whole lines that divide the row, at
     // least two of them.
     if (*length % perLine != 0)

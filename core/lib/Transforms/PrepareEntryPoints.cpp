@@ -25,7 +25,8 @@ using namespace mlir;
 
 namespace {
 struct PrepareEntryPointsPass
-    : public polyblocks::impl::PBPrepareEntryPointsBase<PrepareEntryPointsPass> {
+    : public polyblocks::impl::PBPrepareEntryPointsBase<
+          PrepareEntryPointsPass> {
   void runOnOperation() override {
     OpBuilder builder(&getContext());
     for (auto func : getOperation().getOps<func::FuncOp>()) {
@@ -33,9 +34,10 @@ struct PrepareEntryPointsPass
         continue;
       for (BlockArgument arg : func.getArguments())
         if (isa<TensorType>(arg.getType()))
-          func.setArgAttr(arg.getArgNumber(),
-                          bufferization::BufferizationDialect::kWritableAttrName,
-                          builder.getBoolAttr(false));
+          func.setArgAttr(
+              arg.getArgNumber(),
+              bufferization::BufferizationDialect::kWritableAttrName,
+              builder.getBoolAttr(false));
       func.walk([&](func::ReturnOp ret) {
         llvm::SmallPtrSet<Value, 4> returned;
         for (OpOperand &operand : ret->getOpOperands()) {

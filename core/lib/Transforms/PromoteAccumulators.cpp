@@ -53,9 +53,8 @@ static std::optional<Accumulator> findAccumulator(AffineForOp loop) {
     auto load = dyn_cast<AffineLoadOp>(accesses[0]);
     auto store = dyn_cast<AffineStoreOp>(accesses[1]);
     if (!load || !store || load->getBlock() != loop.getBody() ||
-        store->getBlock() != loop.getBody() ||
-        !load->isBeforeInBlock(store) || !isInvariantIn(load, loop) ||
-        !isInvariantIn(store, loop) ||
+        store->getBlock() != loop.getBody() || !load->isBeforeInBlock(store) ||
+        !isInvariantIn(load, loop) || !isInvariantIn(store, loop) ||
         MemRefAccess(load) != MemRefAccess(store))
       continue;
     return Accumulator{load, store};

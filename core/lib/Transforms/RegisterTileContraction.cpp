@@ -28,8 +28,8 @@ namespace polyblocks {
 using namespace mlir;
 using namespace mlir::affine;
 using polyblocks::AccessStride;
-using polyblocks::getAccessStride;
 using polyblocks::Contraction;
+using polyblocks::getAccessStride;
 using polyblocks::matchContraction;
 
 namespace {
@@ -184,13 +184,14 @@ struct RegisterTileContractionPass
 
     /// Emits the reduction loops of one block around `body`, threading the
     /// accumulators `accs` through them; returns their final values.
-    using BodyFn = function_ref<SmallVector<Value>(OpBuilder &, Location,
-                                                   ArrayRef<Value>, ValueRange)>;
+    using BodyFn = function_ref<SmallVector<Value>(
+        OpBuilder &, Location, ArrayRef<Value>, ValueRange)>;
     SmallVector<Value> kIvs;
     std::function<SmallVector<Value>(OpBuilder &, Location, unsigned,
                                      ValueRange, BodyFn)>
         reductionNest = [&](OpBuilder &nb, Location nl, unsigned depth,
-                            ValueRange accs, BodyFn body) -> SmallVector<Value> {
+                            ValueRange accs,
+                            BodyFn body) -> SmallVector<Value> {
       if (depth == numK)
         return body(nb, nl, kIvs, accs);
       auto build = [&](OpBuilder &inner, Location innerLoc, Value iv,
@@ -203,11 +204,10 @@ struct RegisterTileContractionPass
         AffineYieldOp::create(inner, innerLoc, results);
       };
       AffineForOp loop =
-          blocked ? AffineForOp::create(nb, nl, ValueRange{kt}, identity,
-                                        ValueRange{kt}, plusBlock, 1, accs,
-                                        build)
-                  : AffineForOp::create(nb, nl, 0, kTrips[depth], 1, accs,
-                                        build);
+          blocked
+              ? AffineForOp::create(nb, nl, ValueRange{kt}, identity,
+                                    ValueRange{kt}, plusBlock, 1, accs, build)
+              : AffineForOp::create(nb, nl, 0, kTrips[depth], 1, accs, build);
       return SmallVector<Value>(loop.getResults());
     };
 
@@ -215,13 +215,14 @@ struct RegisterTileContractionPass
     auto packPanels = [&](OpBuilder &pb, Location pl, Value jt) {
       ivMap[c.jLoop.getInductionVar()] = jt;
       reductionNest(pb, pl, 0, ValueRange{},
-                    [&](OpBuilder &inner, Location innerLoc,
-                        ArrayRef<Value> ks, ValueRange) {
+                    [&](OpBuilder &inner, Location innerLoc, ArrayRef<Value> ks,
+                        ValueRange) {
                       Value row = AffineVectorLoadOp::create(
                           inner, innerLoc, vectorType, c.panelLoad.getMemRef(),
                           c.panelLoad.getAffineMap(), remap(c.panelLoad));
                       AffineVectorStoreOp::create(inner, innerLoc, row, pack,
-                                                  packMap, packOperands(jt, ks));
+                                                  packMap,
+                                                  packOperands(jt, ks));
                       return SmallVector<Value>{};
                     });
     };
@@ -291,9 +292,9 @@ struct RegisterTileContractionPass
           tb, loc, 0, initial,
           [&](OpBuilder &inner, Location innerLoc, ArrayRef<Value> ks,
               ValueRange accs) {
-            Value panel = AffineVectorLoadOp::create(
-                inner, innerLoc, vectorType, pack, packMap,
-                packOperands(jt, ks));
+            Value panel =
+                AffineVectorLoadOp::create(inner, innerLoc, vectorType, pack,
+                                           packMap, packOperands(jt, ks));
             if (!packed)
               return polyblocks::buildRowMultiplyAdds(inner, innerLoc, c, ivMap,
                                                       rowIvs, panel, accs);

@@ -68,8 +68,8 @@ struct StreamSkinnyContractionPass
       // hardware prefetchers follow better.
       int64_t lanes = std::max<int64_t>(1, vectorBits / 8 / elementBytes);
       int64_t nb = chooseBlock(m, n, elementBytes,
-                               static_cast<int64_t>(cacheKiB) * 1024 / 2,
-                               lanes, std::max<int64_t>(1, threads));
+                               static_cast<int64_t>(cacheKiB) * 1024 / 2, lanes,
+                               std::max<int64_t>(1, threads));
       if (nb == 0)
         continue;
       stream(*c, n / nb, nb, lanes);
@@ -93,9 +93,9 @@ struct StreamSkinnyContractionPass
     auto blocks = AffineForOp::create(b, loc, 0, numBlocks);
     Value block = blocks.getInductionVar();
     b.setInsertionPointToStart(blocks.getBody());
-    Value acc = memref::AllocOp::create(
-        b, loc, MemRefType::get({m, nb}, c.elementType),
-        b.getI64IntegerAttr(64));
+    Value acc =
+        memref::AllocOp::create(b, loc, MemRefType::get({m, nb}, c.elementType),
+                                b.getI64IntegerAttr(64));
     AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx),
                d2 = getAffineDimExpr(2, ctx);
     // C[i, b * nb + j] <-> acc[i, j]
@@ -128,9 +128,9 @@ struct StreamSkinnyContractionPass
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(kt.getBody());
       AffineExpr start = getAffineDimExpr(0, ctx) * nb;
-      auto jt = AffineForOp::create(b, loc, block, AffineMap::get(1, 0, start),
-                                    block, AffineMap::get(1, 0, start + nb),
-                                    lanes);
+      auto jt =
+          AffineForOp::create(b, loc, block, AffineMap::get(1, 0, start), block,
+                              AffineMap::get(1, 0, start + nb), lanes);
       b.setInsertionPointToStart(jt.getBody());
       auto vectorType = VectorType::get({lanes}, c.elementType);
       // Old induction variables -> the values standing for them now.
@@ -148,8 +148,8 @@ struct StreamSkinnyContractionPass
       AffineMap plusKu = AffineMap::get(1, 0, d0 + ku);
       AffineMap identity = AffineMap::get(1, 0, d0);
       auto k = AffineForOp::create(
-          b, loc, kt.getInductionVar(), identity, kt.getInductionVar(),
-          plusKu, 1, initial,
+          b, loc, kt.getInductionVar(), identity, kt.getInductionVar(), plusKu,
+          1, initial,
           [&](OpBuilder &kb, Location kl, Value kIv, ValueRange accs) {
             ivMap[kLoop.getInductionVar()] = kIv;
             Value y = AffineVectorLoadOp::create(

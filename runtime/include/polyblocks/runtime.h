@@ -56,7 +56,10 @@ typedef enum pbStatus {
 } pbStatus;
 
 /* The platform a device binary is for. */
-typedef enum pbrtPlatform { PBRT_PLATFORM_CUDA = 0, PBRT_PLATFORM_HIP = 1 } pbrtPlatform;
+typedef enum pbrtPlatform {
+  PBRT_PLATFORM_CUDA = 0,
+  PBRT_PLATFORM_HIP = 1
+} pbrtPlatform;
 
 /* The message of the last failure on this thread ("" if none). */
 PBRT_EXPORT const char *pbrtGetLastError(void);
@@ -68,24 +71,26 @@ PBRT_EXPORT const char *pbrtGetLastError(void);
  * address of each kernel argument. Does nothing and returns `status` when
  * `status` is not PB_STATUS_SUCCESS. */
 PBRT_EXPORT int32_t pbrtLaunch(int32_t status, int32_t platform, void **module,
-                   const void *image, uint64_t imageSize, void **function,
-                   const char *name, uint32_t gridX, uint32_t gridY,
-                   uint32_t gridZ, uint32_t blockX, uint32_t blockY,
-                   uint32_t blockZ, uint32_t sharedBytes, void *stream,
-                   void **args);
+                               const void *image, uint64_t imageSize,
+                               void **function, const char *name,
+                               uint32_t gridX, uint32_t gridY, uint32_t gridZ,
+                               uint32_t blockX, uint32_t blockY,
+                               uint32_t blockZ, uint32_t sharedBytes,
+                               void *stream, void **args);
 
 /* Allocates `bytes` of device memory into `*ptr`, ordered on `stream`.
  * Leaves `*ptr` null and returns `status` when `status` is not
  * PB_STATUS_SUCCESS. */
 PBRT_EXPORT int32_t pbrtAlloc(int32_t status, int32_t platform, void **ptr,
-                  uint64_t bytes, void *stream);
+                              uint64_t bytes, void *stream);
 
 /* Frees memory from pbrtAlloc, ordered on `stream`; a null `ptr` is
  * ignored. */
 PBRT_EXPORT void pbrtFree(int32_t platform, void *ptr, void *stream);
 
 /* Device memory of `platform` for programs and tests. */
-PBRT_EXPORT int32_t pbrtDeviceAlloc(int32_t platform, void **ptr, uint64_t bytes);
+PBRT_EXPORT int32_t pbrtDeviceAlloc(int32_t platform, void **ptr,
+                                    uint64_t bytes);
 PBRT_EXPORT int32_t pbrtDeviceFree(int32_t platform, void *ptr);
 PBRT_EXPORT int32_t pbrtCopyToDevice(int32_t platform, void *device,
                                      const void *host, uint64_t bytes);
@@ -94,7 +99,8 @@ PBRT_EXPORT int32_t pbrtCopyToHost(int32_t platform, void *host,
 /* Waits for the work queued on `stream` (null: the default stream). */
 PBRT_EXPORT int32_t pbrtStreamSynchronize(int32_t platform, void *stream);
 /* The name of device 0 (e.g. "NVIDIA H100"), or the failure. */
-PBRT_EXPORT int32_t pbrtGetDeviceName(int32_t platform, char *name, int32_t size);
+PBRT_EXPORT int32_t pbrtGetDeviceName(int32_t platform, char *name,
+                                      int32_t size);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -28,8 +28,10 @@ struct Contraction {
   mlir::affine::AffineForOp jLoop;
   mlir::affine::AffineLoadOp accLoad;   ///< C, read
   mlir::affine::AffineStoreOp accStore; ///< C, written
-  mlir::affine::AffineLoadOp rowLoad;   ///< moves with i (and k), not with j: one scalar per row
-  mlir::affine::AffineLoadOp panelLoad; ///< moves with k and j (unit stride), not with i
+  mlir::affine::AffineLoadOp
+      rowLoad; ///< moves with i (and k), not with j: one scalar per row
+  mlir::affine::AffineLoadOp
+      panelLoad; ///< moves with k and j (unit stride), not with i
   mlir::Type elementType;
 };
 

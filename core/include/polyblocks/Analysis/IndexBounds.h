@@ -1,4 +1,5 @@
-//===- IndexBounds.h - Which integer inputs are indices ----------*- C++ -*-===//
+//===- IndexBounds.h - Which integer inputs are indices ----------*- C++
+//-*-===//
 //
 // Exporters pass token ids, gather and scatter positions as integer tensors.
 // Test drivers (pbtool crosscheck, bench) feed random inputs: for an index

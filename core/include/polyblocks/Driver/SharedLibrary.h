@@ -1,4 +1,5 @@
-//===- SharedLibrary.h - Kernels as a loadable shared library ----*- C++ -*-===//
+//===- SharedLibrary.h - Kernels as a loadable shared library ----*- C++
+//-*-===//
 //
 // `pbtool compile --emit=shared` links the object of a program into a shared
 // library that a process loads at run time (the Python package's JIT loads
@@ -35,8 +36,9 @@ llvm::StringRef getLinkerDriverPath();
 /// Links `object` (the bytes of an ELF relocatable object) into a shared
 /// library and returns its bytes. Fails with the linker's output when it
 /// fails.
-llvm::Expected<std::string> linkSharedLibrary(llvm::ArrayRef<char> object,
-                                              const SharedLibraryOptions &options);
+llvm::Expected<std::string>
+linkSharedLibrary(llvm::ArrayRef<char> object,
+                  const SharedLibraryOptions &options);
 
 } // namespace polyblocks
 

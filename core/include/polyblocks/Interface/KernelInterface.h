@@ -51,7 +51,7 @@ llvm::StringRef getSupportedElementTypesList();
 
 /// One tensor argument or result of a kernel entry point.
 struct TensorParam {
-  std::string name;       ///< C identifier
+  std::string name; ///< C identifier
   mlir::Type elementType;
   llvm::SmallVector<int64_t> shape;
   mlir::Location loc;
@@ -110,13 +110,15 @@ collectKernelSignatures(mlir::ModuleOp module,
 
 /// Checks that the header's shape macros get distinct names (e.g. @f_a(%b)
 /// and @f(%a_b) would both define F_A_B_DIM0); emits an error per clash.
-mlir::LogicalResult checkHeaderNames(llvm::ArrayRef<KernelSignature> signatures);
+mlir::LogicalResult
+checkHeaderNames(llvm::ArrayRef<KernelSignature> signatures);
 
 /// Checks that the entry points can be linked into a C program: none is
 /// named `main` (torch-mlir's default name), which would clash with the
 /// program's own; emits an error per clash. (Loading a library at run time,
 /// as pbtool run and the Python JIT do, has no such limit.)
-mlir::LogicalResult checkLinkableNames(llvm::ArrayRef<KernelSignature> signatures);
+mlir::LogicalResult
+checkLinkableNames(llvm::ArrayRef<KernelSignature> signatures);
 
 /// Renders the C header for `signatures` from the header templates.
 /// `headerName`, `sourceName` and `target` are mentioned in the header
@@ -133,8 +135,9 @@ std::string renderKernelHeader(llvm::ArrayRef<KernelSignature> signatures,
 /// "functions": [{"name", "inputs": [{"name", "dtype", "shape",
 /// "index_bound"?}], "results": [...]}]}. dtype is the MLIR element type
 /// ("f32", "bf16", "i1", ...).
-std::string renderKernelInterfaceJSON(llvm::ArrayRef<KernelSignature> signatures,
-                                      llvm::StringRef target, bool gpu);
+std::string
+renderKernelInterfaceJSON(llvm::ArrayRef<KernelSignature> signatures,
+                          llvm::StringRef target, bool gpu);
 
 /// Derives an include guard from a header file name, e.g. "blur.h" ->
 /// "POLYBLOCKS_BLUR_H".

@@ -30,8 +30,8 @@ public:
   static constexpr uint64_t kMaxByteSize = uint64_t(1) << 36;
   /// Byte size of a tensor of `shape` and `info`, or nullopt when it
   /// overflows or exceeds kMaxByteSize.
-  static std::optional<uint64_t> getCheckedByteSize(ElementTypeInfo info,
-                                                    llvm::ArrayRef<int64_t> shape);
+  static std::optional<uint64_t>
+  getCheckedByteSize(ElementTypeInfo info, llvm::ArrayRef<int64_t> shape);
 
   HostTensor(ElementTypeInfo info, llvm::ArrayRef<int64_t> shape);
   /// A zero-filled tensor shaped like `param`.

@@ -51,26 +51,23 @@ static LogicalResult verifyCommon(Operation *op, ValueRange inputs,
                                   unsigned maxInputs, unsigned numOutputs,
                                   unsigned numArgs, Type yieldType) {
   if (inputs.size() < minInputs || inputs.size() > maxInputs)
-    return op->emitOpError() << "expects " << minInputs
-                             << (minInputs == maxInputs
-                                     ? ""
-                                     : " to " + std::to_string(maxInputs))
-                             << " `ins` operands, got " << inputs.size();
+    return op->emitOpError()
+           << "expects " << minInputs
+           << (minInputs == maxInputs ? "" : " to " + std::to_string(maxInputs))
+           << " `ins` operands, got " << inputs.size();
   if (outputs.size() != numOutputs && numOutputs != 0)
     return op->emitOpError() << "expects " << numOutputs
                              << " `outs` operands, got " << outputs.size();
   for (Value v : llvm::concat<const Value>(inputs, outputs)) {
     auto shaped = cast<ShapedType>(v.getType());
     if (!shaped.hasRank())
-      return op->emitOpError() << "expects ranked operands, got "
-                               << v.getType();
+      return op->emitOpError()
+             << "expects ranked operands, got " << v.getType();
   }
-  bool onTensors = llvm::all_of(outputs, [](Value v) {
-    return isa<RankedTensorType>(v.getType());
-  });
-  bool onMemRefs = llvm::all_of(op->getOperands(), [](Value v) {
-    return isa<MemRefType>(v.getType());
-  });
+  bool onTensors = llvm::all_of(
+      outputs, [](Value v) { return isa<RankedTensorType>(v.getType()); });
+  bool onMemRefs = llvm::all_of(
+      op->getOperands(), [](Value v) { return isa<MemRefType>(v.getType()); });
   if (!onTensors && !onMemRefs)
     return op->emitOpError("expects all operands to be tensors or all to be "
                            "memrefs");
@@ -115,8 +112,8 @@ static ArrayRef<int64_t> getShape(Value v) {
 static LogicalResult verifyDimension(Operation *op, int64_t dimension,
                                      int64_t rank) {
   if (dimension < 0 || dimension >= rank)
-    return op->emitOpError() << "dimension " << dimension
-                             << " is out of range for rank " << rank;
+    return op->emitOpError()
+           << "dimension " << dimension << " is out of range for rank " << rank;
   return success();
 }
 
@@ -207,8 +204,8 @@ LogicalResult ScanOp::verify() {
   if (getInputs().empty())
     return emitOpError("expects 1 `ins` operands, got 0");
   Type element = getElementType(getInputs()[0]);
-  if (failed(verifyCommon(*this, getInputs(), getOutputs(), 1, 1, 2, 2,
-                          element)))
+  if (failed(
+          verifyCommon(*this, getInputs(), getOutputs(), 1, 1, 2, 2, element)))
     return failure();
   Value input = getInputs()[0];
   Value output = getOutputs()[0], accumulator = getOutputs()[1];
@@ -226,8 +223,7 @@ LogicalResult ScanOp::verify() {
       getElementType(accumulator) != element)
     return emitOpError() << "expects the accumulator to have the input's "
                             "shape without dimension "
-                         << getDimension() << ", got "
-                         << accumulator.getType();
+                         << getDimension() << ", got " << accumulator.getType();
   if (failed(verifyArgType(*this, 0, element)) ||
       failed(verifyArgType(*this, 1, element)))
     return failure();
@@ -248,8 +244,8 @@ LogicalResult ScatterOp::verify() {
   if (getOutputs().empty())
     return emitOpError("expects 1 `outs` operands, got 0");
   Type element = getElementType(getOutputs()[0]);
-  if (failed(verifyCommon(*this, getInputs(), getOutputs(), 2, 2, 1, 2,
-                          element)))
+  if (failed(
+          verifyCommon(*this, getInputs(), getOutputs(), 2, 2, 1, 2, element)))
     return failure();
   Value updates = getInputs()[0], indices = getInputs()[1];
   Value original = getOutputs()[0];

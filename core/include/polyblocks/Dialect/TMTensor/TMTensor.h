@@ -1,4 +1,5 @@
-//===- TMTensor.h - torch-mlir's tm_tensor ops, as input ---------*- C++ -*-===//
+//===- TMTensor.h - torch-mlir's tm_tensor ops, as input ---------*- C++
+//-*-===//
 //
 // The ops of torch-mlir's `tm_tensor` dialect that its FX importer writes
 // (sort, topk, scan, scatter), read with the importer's syntax.
