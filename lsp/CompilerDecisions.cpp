@@ -208,9 +208,9 @@ std::string renderDecisions(const ProgramDecisions &decisions,
   if (cpu == "host")
     cpu = ("host, " + llvm::sys::getHostCPUName()).str();
   os << "- target `" << getTargetKindName(options.target) << "`, CPU `" << cpu
-     << "`: " << options.vectorBits << "-bit vectors, "
-     << options.numVectorRegisters << " vector registers, L1d "
-     << options.l1CacheKiB << " KiB\n";
+     << "`: " << options.cpuModel.vectorBits << "-bit vectors, "
+     << options.cpuModel.numVectorRegisters << " vector registers, L1d "
+     << options.cpuModel.l1CacheKiB << " KiB\n";
   os << "- flags: " << decisions.flagsOrigin << "\n";
   os << "- parallel loops: "
      << (options.parallelize ? "on (OpenMP)" : "off (`--no-parallel`)") << "\n";

@@ -145,3 +145,21 @@ func.func @sequential_work_around_an_allocation(%p: memref<f32>, %b: memref<4xf3
   memref.dealloc %alloc : memref<4xf32>
   return
 }
+
+// -----
+
+// Threads come in whole warps of the machine model's chip: 20 iterations
+// take one wavefront of 64 on CDNA (gfx90a), one warp of 32 elsewhere.
+// CHECK-LABEL: func @band_of_twenty_on_cdna
+// CHECK:         %[[C64:.*]] = arith.constant 64 : index
+// CHECK:         gpu.launch blocks({{.*}}) in ({{.*}} = %{{.*}}, {{.*}} threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C64]],
+module attributes {pb.machine = {target = "amdgpu", chip = "gfx90a"}} {
+  func.func @band_of_twenty_on_cdna(%a: memref<20xf32>) {
+    affine.for %i = 0 to 20 {
+      %v = affine.load %a[%i] : memref<20xf32>
+      %w = arith.addf %v, %v : f32
+      affine.store %w, %a[%i] : memref<20xf32>
+    }
+    return
+  }
+}

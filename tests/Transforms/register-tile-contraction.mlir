@@ -1,8 +1,8 @@
-// RUN: pb-opt %s -split-input-file -pb-register-tile-contraction | FileCheck %s
+// RUN: pb-opt %s -split-input-file -pb-register-tile-contraction="rows=4 lanes=16 k-block=256" | FileCheck %s
 // RUN: pb-opt %s -split-input-file -pb-register-tile-contraction="rows=2 lanes=8 k-block=16" | FileCheck %s --check-prefix=SMALL
-// RUN: pb-opt %s -split-input-file -pb-register-tile-contraction="rows=6" | FileCheck %s --check-prefix=SIX
-// RUN: pb-opt %s -split-input-file -pb-register-tile-contraction="rows=6 cache-kib=4" | FileCheck %s --check-prefix=PACKX
-// RUN: pb-opt %s -split-input-file -pb-register-tile-contraction="rows=6 lanes=32 cache-kib=4" | FileCheck %s --check-prefix=NARROW
+// RUN: pb-opt %s -split-input-file -pb-register-tile-contraction="rows=6 lanes=16 k-block=256" | FileCheck %s --check-prefix=SIX
+// RUN: pb-opt %s -split-input-file -pb-register-tile-contraction="rows=6 lanes=16 k-block=256 cache-kib=4" | FileCheck %s --check-prefix=PACKX
+// RUN: pb-opt %s -split-input-file -pb-register-tile-contraction="rows=6 lanes=32 k-block=256 cache-kib=4" | FileCheck %s --check-prefix=NARROW
 
 // A matmul in (i, k, j) order becomes k blocks of packed panels and a
 // 4x16 micro-kernel whose accumulators stay in registers across a block.

@@ -1,7 +1,7 @@
-// RUN: pb-opt %s -split-input-file -pb-stream-skinny-contraction | FileCheck %s
-// RUN: pb-opt %s -split-input-file -pb-stream-skinny-contraction=max-rows=4 | FileCheck %s --check-prefix=ROWS4
-// RUN: pb-opt %s -split-input-file -pb-stream-skinny-contraction=threads=2 | FileCheck %s --check-prefix=THREADS2
-// RUN: pb-opt %s -split-input-file -pb-stream-skinny-contraction=k-unroll=4 | FileCheck %s --check-prefix=UNROLL4
+// RUN: pb-opt %s -split-input-file -pb-stream-skinny-contraction="max-rows=1 cache-kib=32 threads=8" | FileCheck %s
+// RUN: pb-opt %s -split-input-file -pb-stream-skinny-contraction="max-rows=4 cache-kib=32 threads=8" | FileCheck %s --check-prefix=ROWS4
+// RUN: pb-opt %s -split-input-file -pb-stream-skinny-contraction="max-rows=1 cache-kib=32 threads=2" | FileCheck %s --check-prefix=THREADS2
+// RUN: pb-opt %s -split-input-file -pb-stream-skinny-contraction="max-rows=1 cache-kib=32 threads=8 k-unroll=4" | FileCheck %s --check-prefix=UNROLL4
 
 // With 2 threads, 2 blocks of 512 columns: each task reads 2 KiB runs of
 // each row of %b instead of 512 bytes (the accumulator, 2 KiB, still fits

@@ -73,15 +73,15 @@ TEST(CompileFlagsTest, ResolvesTheTargetMachine) {
   ASSERT_TRUE(static_cast<bool>(options))
       << llvm::toString(options.takeError());
   EXPECT_EQ(options->cpu, "x86-64-v3");
-  EXPECT_EQ(options->vectorBits, 256u); // AVX2
+  EXPECT_EQ(options->cpuModel.vectorBits, 256u); // AVX2
   EXPECT_TRUE(options->parallelize);
-  EXPECT_EQ(options->l2CacheKiB, 512u); // not the host: the default
+  EXPECT_EQ(options->cpuModel.l2CacheKiB, 512u); // not the host: the default
 
   flags.l2CacheKiB = 2048;
   options = resolvePipelineOptions(flags);
   ASSERT_TRUE(static_cast<bool>(options))
       << llvm::toString(options.takeError());
-  EXPECT_EQ(options->l2CacheKiB, 2048u);
+  EXPECT_EQ(options->cpuModel.l2CacheKiB, 2048u);
   flags.l2CacheKiB = 0;
 
   flags.cpu = "x86-64-v4";
@@ -89,7 +89,7 @@ TEST(CompileFlagsTest, ResolvesTheTargetMachine) {
   options = resolvePipelineOptions(flags);
   ASSERT_TRUE(static_cast<bool>(options))
       << llvm::toString(options.takeError());
-  EXPECT_EQ(options->vectorBits, 512u); // AVX-512
+  EXPECT_EQ(options->cpuModel.vectorBits, 512u); // AVX-512
   EXPECT_FALSE(options->parallelize);
 }
 

@@ -40,25 +40,6 @@ static std::optional<bool> parseBool(StringRef value) {
   return std::nullopt;
 }
 
-/// sm_70 and newer, with an optional architecture-specific 'a' (sm_90a):
-/// what tensor cores and PTX 8.0 cover.
-static bool isKnownNVIDIAChip(StringRef chip) {
-  StringRef digits = chip;
-  if (!digits.consume_front("sm_"))
-    return false;
-  digits.consume_back("a");
-  unsigned version;
-  if (digits.getAsInteger(10, version))
-    return false;
-  return llvm::is_contained({70u, 72u, 75u, 80u, 86u, 87u, 89u, 90u}, version);
-}
-
-/// The AMD chips with a matrix-core mapping: CDNA2 (gfx90a), CDNA3
-/// (gfx942) and RDNA3 (gfx1100).
-static bool isKnownAMDChip(StringRef chip) {
-  return llvm::is_contained({"gfx90a", "gfx942", "gfx1100"}, chip);
-}
-
 /// The CUDA toolkit for ptxas, fatbinary and libdevice: $CUDA_PATH,
 /// $CUDA_HOME, then /usr/local/cuda; empty when there is none (ptxas is then
 /// looked up on PATH). A toolkit named by a variable must exist.
@@ -181,17 +162,11 @@ resolvePipelineOptions(const CompileFlags &flags) {
     return makeFlagError("unknown target '" + flags.target +
                          "' (known targets: cpu, nvgpu, amdgpu)");
   options.target = *target;
-  if (*target == TargetKind::NVGPU) {
-    if (!flags.chip.empty() && !isKnownNVIDIAChip(flags.chip))
-      return makeFlagError("unknown chip '" + flags.chip +
-                           "' for target nvgpu (expected sm_70 ... sm_90a, "
-                           "e.g. sm_80, sm_86, sm_89, sm_90)");
-  } else if (*target == TargetKind::AMDGPU) {
-    if (!flags.chip.empty() && !isKnownAMDChip(flags.chip))
-      return makeFlagError("unknown chip '" + flags.chip +
-                           "' for target amdgpu (expected gfx90a, gfx942 or "
-                           "gfx1100)");
-  }
+  if (isGPUTarget(*target) && !flags.chip.empty() &&
+      !lookupGPUChip(*target, flags.chip))
+    return makeFlagError("unknown chip '" + flags.chip + "' for target " +
+                         flags.target + " (known: " + getGPUChipList(*target) +
+                         ")");
   if (isGPUTarget(*target)) {
     options.chip =
         flags.chip.empty() ? getDefaultChip(*target).str() : flags.chip;
@@ -242,7 +217,7 @@ resolvePipelineOptions(const CompileFlags &flags) {
     return tm.takeError();
   setCPUParameters(options, **tm);
   if (flags.l2CacheKiB != 0)
-    options.l2CacheKiB = flags.l2CacheKiB;
+    options.cpuModel.l2CacheKiB = flags.l2CacheKiB;
   return options;
 }
 

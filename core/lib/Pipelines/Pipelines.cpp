@@ -91,30 +91,13 @@ std::optional<Stage> parseStage(StringRef id) {
   return std::nullopt;
 }
 
-std::optional<TargetKind> parseTargetKind(StringRef name) {
-  if (name == "cpu")
-    return TargetKind::CPU;
-  if (name == "nvgpu")
-    return TargetKind::NVGPU;
-  if (name == "amdgpu")
-    return TargetKind::AMDGPU;
-  return std::nullopt;
-}
-
-StringRef getTargetKindName(TargetKind kind) {
-  switch (kind) {
-  case TargetKind::CPU:
-    return "cpu";
-  case TargetKind::NVGPU:
-    return "nvgpu";
-  case TargetKind::AMDGPU:
-    return "amdgpu";
-  }
-  llvm_unreachable("unknown target kind");
-}
-
-StringRef getDefaultChip(TargetKind kind) {
-  return kind == TargetKind::AMDGPU ? "gfx90a" : "sm_80";
+MachineModel PipelineOptions::getMachineModel() const {
+  MachineModel model;
+  model.target = target;
+  model.cpu = cpuModel;
+  if (isGPUTarget(target))
+    model.gpu = lookupGPUChip(target, chip);
+  return model;
 }
 
 //===----------------------------------------------------------------------===//
@@ -192,23 +175,6 @@ void buildS2Pipeline(OpPassManager &pm, const PipelineOptions &options) {
   fpm.addPass(createCanonicalizerPass());
 }
 
-/// The register tile of matmul-like nests, from a small model of the
-/// target: NR is two vectors of f32 lanes; the MR x NR accumulators take
-/// every vector register but those holding the panel's NR lanes and one
-/// broadcast row value (6 x 16 with AVX2's 16 registers, as BLIS's Haswell
-/// kernel; 14 x 32 with AVX-512's 32); KC makes the packed KC x NR panel
-/// fill L1d; the row factor is packed when its k block outgrows L2.
-static PBRegisterTileContractionOptions
-getRegisterTile(const PipelineOptions &options) {
-  unsigned lanes = std::max(1u, options.vectorBits / 32);
-  unsigned nr = 2 * lanes;
-  unsigned panelRegisters = nr / lanes;
-  unsigned mr = std::max(1u, (options.numVectorRegisters - panelRegisters - 1) /
-                                 panelRegisters);
-  unsigned kc = std::max(16u, options.l1CacheKiB * 1024 / (nr * 4));
-  return PBRegisterTileContractionOptions{mr, nr, kc, options.l2CacheKiB};
-}
-
 void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
   // For GPUs: f16 matrix products on tensor cores, then the target-neutral
   // passes (fusion along parallel loops keeps whole bands parallel for
@@ -238,14 +204,10 @@ void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
     // (`pbtool bench bench/kernels/gemm_skinny_m{1,8}.mlir
     // --repetitions=100`, run after run: M=8 4.4-5.1 ms streamed, 12.6-15.1
     // ms packed; M=1 2.0-2.7 ms streamed.)
-    fpm.addPass(
-        createPBStreamSkinnyContraction(PBStreamSkinnyContractionOptions{
-            /*maxRows=*/std::max(1u, options.numVectorRegisters / 2),
-            options.l2CacheKiB, options.numThreads, options.vectorBits}));
-    fpm.addPass(createPBRegisterTileContraction(getRegisterTile(options)));
+    fpm.addPass(createPBStreamSkinnyContraction());
+    fpm.addPass(createPBRegisterTileContraction());
   } else if (!options.emulateGPU) {
-    fpm.addPass(createPBMapContractionToTensorCores(
-        PBMapContractionToTensorCoresOptions{options.chip}));
+    fpm.addPass(createPBMapContractionToTensorCores());
   }
   fpm.addPass(affine::createAffineScalarReplacementPass());
   fpm.addPass(createPBForwardFills());
@@ -253,8 +215,7 @@ void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
   // (Invariant loads leave the inner loops first, so that those loops can
   // fuse too.)
   if (cpu)
-    fpm.addPass(createPBFuseProducerSlices(
-        PBFuseProducerSlicesOptions{options.l2CacheKiB, 25}));
+    fpm.addPass(createPBFuseProducerSlices());
   fpm.addPass(affine::createAffineLoopInvariantCodeMotionPass());
   fpm.addPass(createPBFuseLoopNests());
   fpm.addPass(createPBPromoteAccumulators());
@@ -278,8 +239,7 @@ void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
   if (cpu) {
     fpm.addPass(createPBPrefetchNextRow());
     // Row maxima (softmax) at one instruction per vector, not five.
-    fpm.addPass(createPBVectorizeMaxReductions(
-        PBVectorizeMaxReductionsOptions{options.vectorBits}));
+    fpm.addPass(createPBVectorizeMaxReductions());
   }
   fpm.addPass(createCanonicalizerPass());
   fpm.addPass(createCSEPass());
@@ -331,7 +291,7 @@ static void addGPUModule(OpPassManager &pm, const PipelineOptions &options) {
     target.chip = options.chip;
     target.abiVersion = kAMDCodeObjectVersion;
     target.optLevel = 3;
-    target.wave64Flag = getWavefrontSize(options.chip) == 64;
+    target.wave64Flag = options.getMachineModel().gpu->warpSize == 64;
     pm.addPass(createGpuROCDLAttachTarget(target));
     // The AMD kernels call no device library (PolyBlocks ships none, and
     // ROCm's are per chip): math on narrow floats is done in f32, every
@@ -446,8 +406,30 @@ void buildS5Pipeline(OpPassManager &pm, const PipelineOptions &options) {
   addHostLowering(pm);
 }
 
+/// The machine model of `options` as the text of a `pb.machine`
+/// dictionary.
+static std::string getMachineModelText(const PipelineOptions &options) {
+  MachineModel model = options.getMachineModel();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "{target = \"" << getTargetKindName(model.target)
+     << "\", vector_bits = " << model.cpu.vectorBits
+     << " : i64, vector_registers = " << model.cpu.numVectorRegisters
+     << " : i64, l1_kib = " << model.cpu.l1CacheKiB
+     << " : i64, l2_kib = " << model.cpu.l2CacheKiB
+     << " : i64, threads = " << model.cpu.numThreads
+     << " : i64, line_bytes = " << model.cpu.cacheLineBytes << " : i64";
+  if (model.gpu)
+    os << ", chip = \"" << model.gpu->chip << "\"";
+  os << "}";
+  return text;
+}
+
 void buildStagePipeline(OpPassManager &pm, Stage stage,
                         const PipelineOptions &options) {
+  // Every stage reads the machine it compiles for from the module.
+  pm.addPass(createPBSetMachineModel(
+      PBSetMachineModelOptions{getMachineModelText(options)}));
   switch (stage) {
   case Stage::S1:
     return buildS1Pipeline(pm, options);
@@ -573,10 +555,10 @@ struct StagePipelineOptions
     options.tileCacheSizeKiB = tileCacheSizeKiB;
     options.parallelize = parallelize;
     options.fuse = fuse;
-    options.vectorBits = vectorBits;
-    options.numVectorRegisters = numVectorRegisters;
-    options.l1CacheKiB = l1CacheKiB;
-    options.l2CacheKiB = l2CacheKiB;
+    options.cpuModel.vectorBits = vectorBits;
+    options.cpuModel.numVectorRegisters = numVectorRegisters;
+    options.cpuModel.l1CacheKiB = l1CacheKiB;
+    options.cpuModel.l2CacheKiB = l2CacheKiB;
     options.dropAssertions = dropAssertions;
     return options;
   }

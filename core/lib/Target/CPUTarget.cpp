@@ -96,23 +96,24 @@ static unsigned readHostCacheKiB(unsigned index) {
 
 void setCPUParameters(PipelineOptions &options, llvm::TargetMachine &tm) {
   const llvm::MCSubtargetInfo *subtarget = tm.getMCSubtargetInfo();
+  CPUModel &cpu = options.cpuModel;
   if (subtarget->checkFeatures("+avx512f")) {
-    options.vectorBits = 512;
-    options.numVectorRegisters = 32;
+    cpu.vectorBits = 512;
+    cpu.numVectorRegisters = 32;
   } else if (subtarget->checkFeatures("+avx")) {
-    options.vectorBits = 256;
-    options.numVectorRegisters = 16;
+    cpu.vectorBits = 256;
+    cpu.numVectorRegisters = 16;
   } else {
-    options.vectorBits = 128;
-    options.numVectorRegisters = 16;
+    cpu.vectorBits = 128;
+    cpu.numVectorRegisters = 16;
   }
   if (options.cpu == "host") {
     if (unsigned kib = readHostCacheKiB(0))
-      options.l1CacheKiB = kib;
+      cpu.l1CacheKiB = kib;
     if (unsigned kib = readHostCacheKiB(2))
-      options.l2CacheKiB = kib;
+      cpu.l2CacheKiB = kib;
     if (unsigned threads = std::thread::hardware_concurrency())
-      options.numThreads = threads;
+      cpu.numThreads = threads;
   }
 }
 

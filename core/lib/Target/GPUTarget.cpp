@@ -24,10 +24,6 @@ const DeviceCodeKind *findDeviceCodeKind(llvm::StringRef name) {
   return nullptr;
 }
 
-unsigned getWavefrontSize(llvm::StringRef chip) {
-  return chip.starts_with("gfx9") ? 64 : 32;
-}
-
 llvm::Expected<std::string> getEmbeddedDeviceImage(ModuleOp module) {
   std::optional<std::string> image;
   for (auto global : module.getOps<LLVM::GlobalOp>()) {

@@ -10,6 +10,8 @@
 
 #include "polyblocks/Transforms/Passes.h"
 
+#include "polyblocks/Target/Heuristics.h"
+
 #include "polyblocks/Analysis/AccessPattern.h"
 
 #include "mlir/Dialect/Affine/LoopUtils.h"
@@ -293,6 +295,13 @@ struct FuseProducerSlicesPass
   using PBFuseProducerSlicesBase::PBFuseProducerSlicesBase;
 
   void runOnOperation() override {
+    // The machine model's budget; the option overrides it.
+    int64_t cacheBytes =
+        static_cast<int64_t>(
+            cacheKiB ? cacheKiB
+                     : polyblocks::chooseFusionCacheKiB(
+                           polyblocks::getMachineModel(getOperation()).cpu)) *
+        1024;
     SmallVector<memref::AllocOp> allocs;
     for (Block &block : getOperation().getBody())
       for (auto alloc : block.getOps<memref::AllocOp>())
@@ -319,7 +328,6 @@ struct FuseProducerSlicesPass
       };
       // The tile buffer takes half of the cache; the consumer's inputs and
       // outputs stream through the other half.
-      int64_t cacheBytes = static_cast<int64_t>(cacheKiB) * 1024;
       int64_t tileSize = std::min(rowsIn(cacheBytes / 2) - halo, extent);
       // Where that recomputes too much (a small cache), the smallest tiles
       // that do not, if their buffer fits in the whole cache: less room for

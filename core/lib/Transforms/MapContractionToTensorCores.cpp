@@ -10,6 +10,8 @@
 #include "polyblocks/Target/GPUTarget.h"
 #include "polyblocks/Transforms/Passes.h"
 
+#include "polyblocks/Target/MachineModel.h"
+
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -34,27 +36,21 @@ static Value indexConstant(OpBuilder &builder, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(builder, loc, value);
 }
 
-/// The matrix instructions of a chip.
-enum class MatrixUnit {
-  /// NVIDIA tensor cores through gpu.subgroup_mma_* (WMMA m16n16k16), 32
-  /// lanes, f16 operands.
-  NVIDIAWMMA,
-  /// AMD CDNA matrix cores (gfx90a, gfx942): v_mfma_f32_16x16x16{f16,bf16},
-  /// 64 lanes.
-  AMDMFMA,
-  /// AMD RDNA3 (gfx11): v_wmma_f32_16x16x16_{f16,bf16}, 32 lanes.
-  AMDWMMA,
-};
+using polyblocks::MatrixUnit;
 
-static std::optional<MatrixUnit> getMatrixUnit(StringRef chip) {
-  if (chip.starts_with("sm_"))
-    return MatrixUnit::NVIDIAWMMA;
-  if (chip == "gfx90a" || chip.starts_with("gfx94") ||
-      chip.starts_with("gfx95"))
-    return MatrixUnit::AMDMFMA;
-  if (chip.starts_with("gfx11"))
-    return MatrixUnit::AMDWMMA;
-  return std::nullopt;
+/// The chip named `chip` (NVIDIA or AMD), or the machine model's GPU (sm_80
+/// when the model has none).
+static const polyblocks::GPUChipModel *findChip(Operation *op, StringRef chip) {
+  using polyblocks::TargetKind;
+  if (chip.empty()) {
+    if (const polyblocks::GPUChipModel *gpu =
+            polyblocks::getMachineModel(op).gpu)
+      return gpu;
+    chip = polyblocks::getDefaultChip(TargetKind::NVGPU);
+  }
+  if (const auto *nvidia = polyblocks::lookupGPUChip(TargetKind::NVGPU, chip))
+    return nvidia;
+  return polyblocks::lookupGPUChip(TargetKind::AMDGPU, chip);
 }
 
 /// The operand types the unit multiplies (accumulating in f32).
@@ -186,8 +182,8 @@ struct MapContractionToTensorCoresPass
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    std::optional<MatrixUnit> unit = getMatrixUnit(chip);
-    if (!unit) {
+    const polyblocks::GPUChipModel *model = findChip(func, chip);
+    if (!model || model->matrixUnit == MatrixUnit::None) {
       func.emitError() << "pb-map-contraction-to-tensor-cores: chip '" << chip
                        << "' has no known matrix instructions";
       return signalPassFailure();
@@ -196,21 +192,23 @@ struct MapContractionToTensorCoresPass
       return;
     for (auto loop :
          llvm::make_early_inc_range(func.getBody().getOps<AffineForOp>()))
-      if (std::optional<TensorCoreProduct> product = matchProduct(*unit, loop))
-        rewrite(*unit, *product);
+      if (std::optional<TensorCoreProduct> product =
+              matchProduct(model->matrixUnit, loop))
+        rewrite(*model, *product);
   }
 
   /// One block of one warp (wavefront) per 16 x 16 tile of C; the body
   /// computes the tile at (`row`, `col`).
-  void rewrite(MatrixUnit unit, TensorCoreProduct &p) {
+  void rewrite(const polyblocks::GPUChipModel &chipModel,
+               TensorCoreProduct &p) {
+    MatrixUnit unit = chipModel.matrixUnit;
     OpBuilder builder(p.iLoop);
     Location loc = p.iLoop.getLoc();
     Value one = indexConstant(builder, loc, 1);
     auto launch = gpu::LaunchOp::create(
         builder, loc, indexConstant(builder, loc, p.n / kTile),
         indexConstant(builder, loc, p.m / kTile), one,
-        indexConstant(builder, loc, polyblocks::getWavefrontSize(chip)), one,
-        one);
+        indexConstant(builder, loc, chipModel.warpSize), one, one);
     builder.setInsertionPointToStart(&launch.getBody().front());
     Value tile = indexConstant(builder, loc, kTile);
     Value row =

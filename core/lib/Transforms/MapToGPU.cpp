@@ -9,6 +9,7 @@
 #include "polyblocks/Transforms/Passes.h"
 
 #include "polyblocks/Analysis/LoopNests.h"
+#include "polyblocks/Target/Heuristics.h"
 
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
 #include "mlir/IR/IRMapping.h"
@@ -163,6 +164,16 @@ struct MapToGPUPass : public polyblocks::impl::PBMapToGPUBase<MapToGPUPass> {
         op->erase();
   }
 
+  /// The chip of the machine model (sm_80 when it names none).
+  const polyblocks::GPUChipModel &getChip() {
+    using polyblocks::TargetKind;
+    if (const polyblocks::GPUChipModel *gpu =
+            polyblocks::getMachineModel(getOperation()).gpu)
+      return *gpu;
+    return *polyblocks::lookupGPUChip(
+        TargetKind::NVGPU, polyblocks::getDefaultChip(TargetKind::NVGPU));
+  }
+
   /// Buffers are allocated and chosen by the host, which cannot read device
   /// memory: control flow that allocates, frees or yields buffers (a loop
   /// carrying a tensor it cannot update in place, an scf.if choosing a
@@ -258,7 +269,9 @@ struct MapToGPUPass : public polyblocks::impl::PBMapToGPUBase<MapToGPUPass> {
     AffineForOp outer = band.front();
     if (total == 0)
       return std::nullopt; // runs sequentially (and does nothing)
-    uint64_t threads = std::min<uint64_t>(blockSize, llvm::alignTo(total, 32));
+    // Whole warps (wavefronts of 64 on CDNA), at most `blockSize` threads.
+    uint64_t threads =
+        polyblocks::chooseThreadsPerBlock(getChip(), total, blockSize);
     uint64_t grid = llvm::divideCeil(total, threads);
     if (grid > kMaxGridSize)
       return std::nullopt;

@@ -11,6 +11,8 @@
 
 #include "polyblocks/Transforms/Passes.h"
 
+#include "polyblocks/Target/MachineModel.h"
+
 #include "polyblocks/Analysis/LoopNests.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -154,8 +156,12 @@ struct PrefetchNextRowPass
                                .getElementType()
                                .getIntOrFloatBitWidth() /
                            8;
+    int64_t bytesPerLine =
+        lineBytes
+            ? lineBytes
+            : polyblocks::getMachineModel(getOperation()).cpu.cacheLineBytes;
     int64_t perLine =
-        std::max<int64_t>(1, lineBytes / std::max<int64_t>(1, elementBytes));
+        std::max<int64_t>(1, bytesPerLine / std::max<int64_t>(1, elementBytes));
     // Chunks of up to `linesPerChunk` whole lines that divide the row, at
     // least two of them.
     if (*length % perLine != 0)

@@ -11,6 +11,7 @@
 #include "polyblocks/Analysis/AccessPattern.h"
 #include "polyblocks/Analysis/Contraction.h"
 #include "polyblocks/Analysis/LoopNests.h"
+#include "polyblocks/Target/Heuristics.h"
 
 #include "mlir/Dialect/Affine/LoopUtils.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -44,12 +45,23 @@ struct RegisterTileContractionPass
   using PBRegisterTileContractionBase::PBRegisterTileContractionBase;
 
   void runOnOperation() override {
+    // The machine model's tile; the options override its parameters.
+    polyblocks::RegisterTile tile = polyblocks::chooseRegisterTile(
+        polyblocks::getMachineModel(getOperation()).cpu);
+    if (rows)
+      tile.rows = rows;
+    if (lanes)
+      tile.columns = lanes;
+    if (kBlock)
+      tile.kBlock = kBlock;
+    if (cacheKiB)
+      tile.packRowsAboveKiB = cacheKiB;
     for (AffineForOp root : polyblocks::getOutermostLoops(getOperation()))
       if (std::optional<Contraction> c = matchContraction(root))
-        rewrite(*c);
+        rewrite(*c, tile);
   }
 
-  void rewrite(Contraction c) {
+  void rewrite(Contraction c, const polyblocks::RegisterTile &tile) {
     int64_t m = c.iLoop.getConstantUpperBound();
     int64_t n = c.jLoop.getConstantUpperBound();
     // MR: as few register tiles as `rows` allows, as even as possible
@@ -57,11 +69,11 @@ struct RegisterTileContractionPass
     // whole tiles form one smaller tile. NR: `lanes`, or half of it when N
     // is a multiple of that only (`lanes` counts f32 elements: f64 tiles
     // are half as wide, the same number of registers).
-    int64_t maxRows = std::max<int64_t>(1, std::min<int64_t>(rows, m));
+    int64_t maxRows = std::max<int64_t>(1, std::min<int64_t>(tile.rows, m));
     int64_t numTiles = llvm::divideCeil(m, maxRows);
     int64_t mr = llvm::divideCeil(m, numTiles);
     int64_t nr = std::max<int64_t>(
-        1, int64_t(lanes) * 32 / c.elementType.getIntOrFloatBitWidth());
+        1, int64_t(tile.columns) * 32 / c.elementType.getIntOrFloatBitWidth());
     if (nr > 1 && n % nr != 0 && n % (nr / 2) == 0)
       nr /= 2;
     if (nr == 0 || n % nr != 0) {
@@ -83,7 +95,7 @@ struct RegisterTileContractionPass
     int64_t kc = kTotal;
     if (blocked) {
       // The largest k block up to `kBlock` that divides the trip count.
-      kc = polyblocks::getLargestDivisorAtMost(kTotal, kBlock);
+      kc = polyblocks::getLargestDivisorAtMost(kTotal, tile.kBlock);
     }
 
     // Old induction variables -> the values standing for them now.
@@ -125,7 +137,7 @@ struct RegisterTileContractionPass
     int64_t rowBlockBytes =
         m * kc * int64_t(c.elementType.getIntOrFloatBitWidth() / 8);
     Value rowPack;
-    if (blocked && cacheKiB != 0 && rowBlockBytes > int64_t(cacheKiB) * 1024 &&
+    if (blocked && rowBlockBytes > int64_t(tile.packRowsAboveKiB) * 1024 &&
         wholeRows != 0 && n / nr >= kMinColumnTilesToPackRows) {
       auto rowPackType =
           MemRefType::get({wholeRows / mr, kc, mr}, c.elementType);

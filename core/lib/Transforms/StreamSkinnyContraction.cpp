@@ -15,6 +15,7 @@
 
 #include "polyblocks/Analysis/Contraction.h"
 #include "polyblocks/Analysis/LoopNests.h"
+#include "polyblocks/Target/Heuristics.h"
 
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -51,6 +52,13 @@ struct StreamSkinnyContractionPass
   using PBStreamSkinnyContractionBase::PBStreamSkinnyContractionBase;
 
   void runOnOperation() override {
+    // The machine model's choice; the options override its parameters.
+    polyblocks::StreamedMatmul model = polyblocks::chooseStreamedMatmul(
+        polyblocks::getMachineModel(getOperation()).cpu);
+    int64_t rowLimit = maxRows ? maxRows : model.maxRows;
+    int64_t blockCacheKiB = cacheKiB ? cacheKiB : model.cacheKiB;
+    int64_t numThreads = threads ? threads : model.threads;
+    int64_t bits = vectorBits ? vectorBits : model.vectorBits;
     for (AffineForOp root : polyblocks::getTopLevelLoops(getOperation())) {
       std::optional<polyblocks::Contraction> c =
           polyblocks::matchContraction(root);
@@ -58,7 +66,7 @@ struct StreamSkinnyContractionPass
         continue;
       int64_t m = c->iLoop.getConstantUpperBound();
       int64_t n = c->jLoop.getConstantUpperBound();
-      if (m > static_cast<int64_t>(maxRows))
+      if (m > rowLimit)
         continue;
       int64_t elementBytes = c->elementType.getIntOrFloatBitWidth() / 8;
       // The block of results takes half of the cache; the other half holds
@@ -66,10 +74,9 @@ struct StreamSkinnyContractionPass
       // As many blocks as threads, no more: the wider a block, the longer
       // the contiguous runs of each row of Y a thread reads, which the
       // hardware prefetchers follow better.
-      int64_t lanes = std::max<int64_t>(1, vectorBits / 8 / elementBytes);
-      int64_t nb = chooseBlock(m, n, elementBytes,
-                               static_cast<int64_t>(cacheKiB) * 1024 / 2, lanes,
-                               std::max<int64_t>(1, threads));
+      int64_t lanes = std::max<int64_t>(1, bits / 8 / elementBytes);
+      int64_t nb = chooseBlock(m, n, elementBytes, blockCacheKiB * 1024 / 2,
+                               lanes, std::max<int64_t>(1, numThreads));
       if (nb == 0)
         continue;
       stream(*c, n / nb, nb, lanes);

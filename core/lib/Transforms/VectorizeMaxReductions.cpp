@@ -9,6 +9,8 @@
 
 #include "polyblocks/Transforms/Passes.h"
 
+#include "polyblocks/Target/MachineModel.h"
+
 #include "polyblocks/Analysis/AccessPattern.h"
 #include "polyblocks/Analysis/LoopNests.h"
 
@@ -76,10 +78,12 @@ struct VectorizeMaxReductionsPass
   using PBVectorizeMaxReductionsBase::PBVectorizeMaxReductionsBase;
 
   void runOnOperation() override {
+    unsigned bits =
+        vectorBits ? vectorBits
+                   : polyblocks::getMachineModel(getOperation()).cpu.vectorBits;
     SmallVector<std::pair<AffineForOp, MaxReduction>> matches;
     getOperation().walk([&](AffineForOp loop) {
-      if (std::optional<MaxReduction> match =
-              matchMaxReduction(loop, vectorBits))
+      if (std::optional<MaxReduction> match = matchMaxReduction(loop, bits))
         matches.push_back({loop, *match});
     });
     for (auto [loop, match] : matches)

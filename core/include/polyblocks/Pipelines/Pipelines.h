@@ -10,6 +10,8 @@
 #ifndef POLYBLOCKS_PIPELINES_PIPELINES_H
 #define POLYBLOCKS_PIPELINES_PIPELINES_H
 
+#include "polyblocks/Target/MachineModel.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/LLVM.h"
@@ -38,11 +40,6 @@ const StageInfo &getStageInfo(Stage stage);
 /// Parses "s1".."s5" (case-insensitive).
 std::optional<Stage> parseStage(llvm::StringRef id);
 
-/// Code generation targets.
-enum class TargetKind { CPU, NVGPU, AMDGPU };
-std::optional<TargetKind> parseTargetKind(llvm::StringRef name);
-llvm::StringRef getTargetKindName(TargetKind kind);
-
 /// Everything that configures the pipeline, bound once to pbtool flags and
 /// to the textual pipelines' options.
 struct PipelineOptions {
@@ -69,22 +66,12 @@ struct PipelineOptions {
   std::string triple;
   /// Run the outermost parallel loops on all cores (OpenMP).
   bool parallelize = true;
-  /// Width of the target's vector registers, in bits, and how many there
-  /// are (set from the CPU by setCPUParameters).
-  unsigned vectorBits = 256;
-  unsigned numVectorRegisters = 16;
-  /// Size of the level-1 data cache, in KiB (read from the host for
-  /// --cpu=host).
-  unsigned l1CacheKiB = 32;
-  /// Size of the level-2 cache of one core, in KiB (read from the host for
-  /// --cpu=host).
-  unsigned l2CacheKiB = 512;
+  /// The CPU the models of S3 plan for (from the CPU by getCPUModel: its
+  /// vectors and registers, and for --cpu=host its caches and threads).
+  CPUModel cpuModel;
   /// Erase the input's run-time checks (cf.assert) instead of guarding the
   /// work they protect and returning PB_STATUS_CHECK_FAILED when one fails.
   bool dropAssertions = false;
-  /// Threads the parallel loops are expected to run on (the host's logical
-  /// CPUs for --cpu=host, which is OpenMP's default too).
-  unsigned numThreads = 8;
 
   // Experimental switches (upstream passes with known miscompiles or poor
   // choices, see buildS3Pipeline).
@@ -95,6 +82,9 @@ struct PipelineOptions {
   /// A textual pass pipeline on func.func appended to S3, for trying out
   /// transformations (e.g. "affine-loop-unroll-jam{unroll-jam-factor=4}").
   std::string extraS3Passes;
+
+  /// The machine the passes read (attached to the module as `pb.machine`).
+  MachineModel getMachineModel() const;
 };
 
 /// Appends the passes of one stage to `pm` (a pass manager on builtin.module).
@@ -115,13 +105,6 @@ void buildReferencePipeline(mlir::OpPassManager &pm,
 /// Called after each stage with the module as that stage left it.
 using StageCallback =
     llvm::function_ref<mlir::LogicalResult(const StageInfo &, mlir::ModuleOp)>;
-
-/// True for the targets whose kernels run on a GPU.
-inline bool isGPUTarget(TargetKind kind) { return kind != TargetKind::CPU; }
-
-/// The chip a GPU target compiles for when none is named: sm_80 for nvgpu,
-/// gfx90a for amdgpu.
-llvm::StringRef getDefaultChip(TargetKind kind);
 
 /// Runs S1 up to and including `last` on `module`, one pass manager per
 /// stage. A stage that fails without saying why gets a located error naming

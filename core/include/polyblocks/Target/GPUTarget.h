@@ -37,11 +37,6 @@ llvm::ArrayRef<DeviceCodeKind> getDeviceCodeKinds();
 /// The kind called `name`, or null.
 const DeviceCodeKind *findDeviceCodeKind(llvm::StringRef name);
 
-/// The threads of a warp / wavefront on `chip`: 32 on NVIDIA GPUs (sm_*)
-/// and on AMD RDNA (gfx10, gfx11, run in wave32), 64 on AMD CDNA (gfx9*:
-/// gfx90a, gfx942).
-unsigned getWavefrontSize(llvm::StringRef chip);
-
 /// The device binary embedded in `module` (S5's output for a GPU target),
 /// as embedded: a fatbin, cubin or HSACO, or NUL-terminated PTX. Fails when
 /// the module embeds none or several.

@@ -15,6 +15,29 @@ include "mlir/Pass/PassBase.td"
 // S1: tensor -> memref
 //===----------------------------------------------------------------------===//
 
+def PBSetMachineModel : Pass<"pb-set-machine-model", "::mlir::ModuleOp"> {
+  let summary = "Attach the target's machine model to the module";
+  let description = [{
+    Sets the module's `pb.machine` attribute, the machine model that later
+    passes read their parameters from (vector width and registers, cache
+    sizes, threads; the GPU chip), from `machine`, a dictionary in MLIR
+    syntax whose missing fields keep the model's defaults. Every stage
+    pipeline starts with it.
+
+    ```mlir
+    // -pb-set-machine-model='machine={vector_bits = 512 : i64, vector_registers = 32 : i64}'
+    module attributes {pb.machine = {l1_kib = 32 : i64, l2_kib = 512 : i64, line_bytes = 64 : i64,
+                                     target = "cpu", threads = 8 : i64, vector_bits = 512 : i64,
+                                     vector_registers = 32 : i64}} { ... }
+    ```
+  }];
+  let options = [
+    Option<"machine", "machine", "std::string", /*default=*/"\"{}\"",
+           "the machine model as an MLIR dictionary attribute, its braces "
+           "optional (default: {}, a generic AVX2 CPU)">
+  ];
+}
+
 def PBLegalizeInput : Pass<"pb-legalize-input", "::mlir::ModuleOp"> {
   let summary = "Reject input programs the pipeline cannot compile, with located errors";
   let description = [{
@@ -390,17 +413,18 @@ def PBStreamSkinnyContraction
     2, before the register blocks; with them 2.0-2.7 ms.
   }];
   let options = [
-    Option<"maxRows", "max-rows", "unsigned", /*default=*/"1",
-           "largest number of rows of a matmul streamed (default: 1, a "
-           "matrix-vector product)">,
-    Option<"cacheKiB", "cache-kib", "unsigned", /*default=*/"32",
+    Option<"maxRows", "max-rows", "unsigned", /*default=*/"0",
+           "largest number of rows of a matmul streamed (default: 0, from "
+           "the machine model: half the vector registers)">,
+    Option<"cacheKiB", "cache-kib", "unsigned", /*default=*/"0",
            "size of the cache that holds the block of C, in KiB (default: "
-           "32)">,
-    Option<"threads", "threads", "unsigned", /*default=*/"8",
+           "0, from the machine model: L2)">,
+    Option<"threads", "threads", "unsigned", /*default=*/"0",
            "threads the column blocks are shared among: the fewest blocks "
-           "(default: 8)">,
-    Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"256",
-           "width of the target's vectors, in bits (default: 256)">,
+           "(default: 0, from the machine model)">,
+    Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"0",
+           "width of the target's vectors, in bits (default: 0, from the "
+           "machine model)">,
     Option<"kUnroll", "k-unroll", "unsigned", /*default=*/"8",
            "rows of Y per register block, KU: the accumulators stay in "
            "registers across them (default: 8)">,
@@ -474,18 +498,22 @@ def PBRegisterTileContraction
     alone.
   }];
   let options = [
-    Option<"rows", "rows", "unsigned", /*default=*/"4",
-           "largest number of rows of the register tile, MR (default: 4)">,
-    Option<"lanes", "lanes", "unsigned", /*default=*/"16",
-           "columns of the register tile, NR, in elements; a multiple of the "
-           "vector width (default: 16)">,
-    Option<"kBlock", "k-block", "unsigned", /*default=*/"256",
+    Option<"rows", "rows", "unsigned", /*default=*/"0",
+           "largest number of rows of the register tile, MR (default: 0, "
+           "from the machine model: the vector registers left by the panel)">,
+    Option<"lanes", "lanes", "unsigned", /*default=*/"0",
+           "columns of the register tile, NR, in f32 elements; a multiple of "
+           "the vector width (default: 0, from the machine model: two "
+           "vectors)">,
+    Option<"kBlock", "k-block", "unsigned", /*default=*/"0",
            "largest number of iterations of k per cache block, KC; the block "
            "used is the largest divisor of the trip count up to it "
-           "(default: 256)">,
-    Option<"cacheKiB", "cache-kib", "unsigned", /*default=*/"512",
+           "(default: 0, from the machine model: the KC x NR panel fills "
+           "L1d)">,
+    Option<"cacheKiB", "cache-kib", "unsigned", /*default=*/"0",
            "size of the cache (per core) that the row factor's k block must "
-           "outgrow to be packed, in KiB; 0 never packs it (default: 512)">,
+           "outgrow to be packed, in KiB (default: 0, from the machine "
+           "model: L2)">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
@@ -587,9 +615,9 @@ def PBFuseProducerSlices
     Tiles are independent, so the tile loop stays parallel.
   }];
   let options = [
-    Option<"cacheKiB", "cache-kib", "unsigned", /*default=*/"512",
-           "size of the cache the tile buffer lives in, in KiB (default: "
-           "512)">,
+    Option<"cacheKiB", "cache-kib", "unsigned", /*default=*/"0",
+           "size of the cache the tile buffer lives in, in KiB (default: 0, "
+           "from the machine model: L2)">,
     Option<"maxRecomputePercent", "max-recompute-percent", "unsigned",
            /*default=*/"25",
            "largest share of recomputed producer rows per tile, in percent "
@@ -728,8 +756,8 @@ def PBPrefetchNextRow : Pass<"pb-prefetch-next-row", "::mlir::func::FuncOp"> {
     1.47-1.72 ms vs 1.73-2.96 ms, layernorm 0.90-1.20 ms vs 1.12-1.32 ms.)
   }];
   let options = [
-    Option<"lineBytes", "line-bytes", "unsigned", /*default=*/"64",
-           "cache line size in bytes (default: 64)">,
+    Option<"lineBytes", "line-bytes", "unsigned", /*default=*/"0",
+           "cache line size in bytes (default: 0, from the machine model)">,
     Option<"linesPerChunk", "lines-per-chunk", "unsigned", /*default=*/"8",
            "cache lines prefetched together, ahead of the compute over the "
            "same columns (default: 8)">,
@@ -809,8 +837,9 @@ def PBVectorizeMaxReductions
     difference.)
   }];
   let options = [
-    Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"256",
-           "width of the target's vector registers in bits (default: 256)">,
+    Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"0",
+           "width of the target's vector registers in bits (default: 0, "
+           "from the machine model)">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
@@ -899,9 +928,9 @@ def PBMapContractionToTensorCores
     ```
   }];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
            "the GPU whose matrix instructions to use (sm_*, gfx90a, gfx942, "
-           "gfx1100)">
+           "gfx1100; default: the machine model's chip, else sm_80)">
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::amdgpu::AMDGPUDialect",

@@ -1,0 +1,66 @@
+//===- Heuristics.h - What the machine model decides ------------*- C++ -*-===//
+//
+// The analytical models of S3 and S4 as pure functions of the machine
+// model: the register tile of the micro-kernel, the blocks of streamed
+// matmuls, the cache budget of producer fusion, the thread split of GPU
+// kernels. Passes call them for every parameter their options leave unset
+// (0), and record what they chose on the nests they shape (Decisions.h);
+// GoogleTest units check them on several machines' numbers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POLYBLOCKS_TARGET_HEURISTICS_H
+#define POLYBLOCKS_TARGET_HEURISTICS_H
+
+#include "polyblocks/Target/MachineModel.h"
+
+#include <cstdint>
+
+namespace polyblocks {
+
+/// The register tile of the packed matmul micro-kernel.
+struct RegisterTile {
+  /// Rows (MR) and f32 columns (NR) of the block of C held in vector
+  /// registers.
+  unsigned rows;
+  unsigned columns;
+  /// Iterations of k per cache block (KC): the packed KC x NR panel of the
+  /// column factor fills L1d.
+  unsigned kBlock;
+  /// The row factor's k block is packed when it outgrows this cache, in
+  /// KiB (one core's L2).
+  unsigned packRowsAboveKiB;
+};
+
+/// NR is two vectors of f32 lanes; the MR x NR accumulators take every
+/// vector register but those holding the panel's NR lanes and one
+/// broadcast row value (6 x 16 with AVX2's 16 registers, as BLIS's Haswell
+/// kernel; 14 x 32 with AVX-512's 32); KC makes the packed KC x NR panel
+/// fill L1d (at least 16).
+RegisterTile chooseRegisterTile(const CPUModel &cpu);
+
+/// How matmuls with few rows are streamed (pb-stream-skinny-contraction).
+struct StreamedMatmul {
+  /// Largest number of rows streamed: one accumulator per row, half the
+  /// vector registers (the rest hold Y and the broadcasts).
+  unsigned maxRows;
+  /// Cache that holds the block of C, in KiB (one core's L2).
+  unsigned cacheKiB;
+  /// Threads the column blocks are shared among.
+  unsigned threads;
+  unsigned vectorBits;
+};
+StreamedMatmul chooseStreamedMatmul(const CPUModel &cpu);
+
+/// The cache budget of producer-consumer fusion with recomputation
+/// (pb-fuse-producer-slices): tile buffers are sized to one core's L2.
+unsigned chooseFusionCacheKiB(const CPUModel &cpu);
+
+/// Threads per block of a GPU kernel for a band of `iterations`: 256, or
+/// the iterations rounded up to whole warps when fewer.
+uint64_t chooseThreadsPerBlock(const GPUChipModel &chip, uint64_t iterations,
+                               unsigned maxThreads = 256);
+
+} // namespace polyblocks
+
+#endif // POLYBLOCKS_TARGET_HEURISTICS_H

@@ -1,0 +1,134 @@
+//===- MachineModelTest.cpp - The machine model and its heuristics --------===//
+
+#include "polyblocks/InitAll.h"
+#include "polyblocks/Target/Heuristics.h"
+#include "polyblocks/Target/MachineModel.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include <gtest/gtest.h>
+
+using namespace mlir;
+using namespace polyblocks;
+
+namespace {
+
+/// The machines the models are checked on: a 2-core AMD Zen 3 (AVX2, 32 KiB
+/// L1d, 512 KiB L2), a 2-core Intel Sapphire Rapids (AVX-512, 48 KiB L1d,
+/// 2 MiB L2) and a baseline x86-64 (SSE2).
+CPUModel zen3() { return CPUModel{256, 16, 32, 512, 2, 64}; }
+CPUModel sapphireRapids() { return CPUModel{512, 32, 48, 2048, 2, 64}; }
+CPUModel sse2() { return CPUModel{128, 16, 32, 256, 1, 64}; }
+
+struct RegisterTileCase {
+  const char *machine;
+  CPUModel cpu;
+  unsigned rows, columns, kBlock, packAboveKiB;
+};
+
+class RegisterTileTest : public ::testing::TestWithParam<RegisterTileCase> {};
+
+// The accumulators take the registers the panel (two vectors) and one
+// broadcast leave: 6 x 16 on AVX2, as BLIS's Haswell kernel; 14 x 32 on
+// AVX-512. The k block fills L1d with the KC x NR panel.
+TEST_P(RegisterTileTest, FillsTheRegistersAndL1) {
+  const RegisterTileCase &c = GetParam();
+  RegisterTile tile = chooseRegisterTile(c.cpu);
+  EXPECT_EQ(tile.rows, c.rows);
+  EXPECT_EQ(tile.columns, c.columns);
+  EXPECT_EQ(tile.kBlock, c.kBlock);
+  EXPECT_EQ(tile.packRowsAboveKiB, c.packAboveKiB);
+  // The tile and the panel fit the register file.
+  unsigned lanes = c.cpu.vectorBits / 32;
+  EXPECT_LE(tile.rows * tile.columns / lanes + tile.columns / lanes + 1,
+            c.cpu.numVectorRegisters);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Machines, RegisterTileTest,
+    ::testing::Values(RegisterTileCase{"zen3", zen3(), 6, 16, 512, 512},
+                      RegisterTileCase{"sapphire_rapids", sapphireRapids(),
+                                       14, 32, 384, 2048},
+                      RegisterTileCase{"sse2", sse2(), 6, 8, 1024, 256}),
+    [](const auto &info) { return std::string(info.param.machine); });
+
+TEST(HeuristicsTest, StreamedMatmulKeepsOneAccumulatorPerRow) {
+  StreamedMatmul zen = chooseStreamedMatmul(zen3());
+  EXPECT_EQ(zen.maxRows, 8u);
+  EXPECT_EQ(zen.cacheKiB, 512u);
+  EXPECT_EQ(zen.threads, 2u);
+  EXPECT_EQ(chooseStreamedMatmul(sapphireRapids()).maxRows, 16u);
+  EXPECT_EQ(chooseFusionCacheKiB(sapphireRapids()), 2048u);
+}
+
+// Threads come in whole warps: 32 lanes on NVIDIA and RDNA3, 64 on CDNA.
+TEST(HeuristicsTest, GPUBlocksAreWholeWarps) {
+  const GPUChipModel *a100 = lookupGPUChip(TargetKind::NVGPU, "sm_80");
+  const GPUChipModel *mi200 = lookupGPUChip(TargetKind::AMDGPU, "gfx90a");
+  const GPUChipModel *rdna3 = lookupGPUChip(TargetKind::AMDGPU, "gfx1100");
+  ASSERT_TRUE(a100 && mi200 && rdna3);
+  EXPECT_EQ(chooseThreadsPerBlock(*a100, 20), 32u);
+  EXPECT_EQ(chooseThreadsPerBlock(*mi200, 20), 64u);
+  EXPECT_EQ(chooseThreadsPerBlock(*rdna3, 20), 32u);
+  EXPECT_EQ(chooseThreadsPerBlock(*a100, 100000), 256u);
+  EXPECT_EQ(chooseThreadsPerBlock(*mi200, 100000), 256u);
+  EXPECT_EQ(chooseThreadsPerBlock(*mi200, 100000, 96), 128u);
+}
+
+TEST(MachineModelTest, ChipTable) {
+  EXPECT_EQ(lookupGPUChip(TargetKind::AMDGPU, "gfx942")->matrixUnit,
+            MatrixUnit::AMDMFMA);
+  EXPECT_EQ(lookupGPUChip(TargetKind::AMDGPU, "gfx1100")->matrixUnit,
+            MatrixUnit::AMDWMMA);
+  EXPECT_EQ(lookupGPUChip(TargetKind::NVGPU, "sm_90a")->warpSize, 32u);
+  EXPECT_EQ(lookupGPUChip(TargetKind::NVGPU, "gfx90a"), nullptr);
+  EXPECT_EQ(lookupGPUChip(TargetKind::NVGPU, "sm_50"), nullptr);
+  EXPECT_EQ(getGPUChipList(TargetKind::AMDGPU), "gfx90a, gfx942, gfx1100");
+}
+
+class MachineModelAttrTest : public ::testing::Test {
+protected:
+  MachineModelAttrTest() {
+    DialectRegistry registry;
+    registerAllDialects(registry);
+    context.appendDialectRegistry(registry);
+  }
+  MLIRContext context;
+};
+
+TEST_F(MachineModelAttrTest, RoundTripsThroughTheModule) {
+  MachineModel model;
+  model.target = TargetKind::AMDGPU;
+  model.cpu = sapphireRapids();
+  model.gpu = lookupGPUChip(TargetKind::AMDGPU, "gfx942");
+  OwningOpRef<ModuleOp> module = ModuleOp::create(UnknownLoc::get(&context));
+  setMachineModel(*module, model);
+  MachineModel read = getMachineModel(*module);
+  EXPECT_EQ(read.target, TargetKind::AMDGPU);
+  EXPECT_EQ(read.cpu, sapphireRapids());
+  EXPECT_EQ(read.gpu, model.gpu);
+}
+
+// Passes read the model of the module around them; fields the attribute
+// lacks keep the defaults, and a module without one has the default model.
+TEST_F(MachineModelAttrTest, PassesSeeTheEnclosingModule) {
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
+      "module attributes {pb.machine = {vector_bits = 512 : i64}} {\n"
+      "  func.func @f() { return }\n}",
+      &context);
+  ASSERT_TRUE(module);
+  Operation *func = &module->getBody()->front();
+  MachineModel model = getMachineModel(func);
+  EXPECT_EQ(model.cpu.vectorBits, 512u);
+  EXPECT_EQ(model.cpu.numVectorRegisters, CPUModel().numVectorRegisters);
+  OwningOpRef<ModuleOp> bare = ModuleOp::create(UnknownLoc::get(&context));
+  EXPECT_EQ(getMachineModel(*bare).cpu, CPUModel());
+  EXPECT_FALSE(MachineModel::fromAttr(DictionaryAttr::get(
+      &context, {NamedAttribute(StringAttr::get(&context, "target"),
+                                StringAttr::get(&context, "tpu"))})));
+}
+
+} // namespace
