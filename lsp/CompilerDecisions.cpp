@@ -2,6 +2,8 @@
 
 #include "CompilerDecisions.h"
 
+#include "polyblocks/IR/Decisions.h"
+
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -97,15 +99,14 @@ static LoopSummary summarizeLoop(Operation *loop, unsigned depth,
   }
   if (llvm::any_of(steps, [](int64_t step) { return step != 1; }))
     summary.steps = joinDims(steps);
-  for (int64_t step : steps)
-    if (step > 1)
-      nest.bigSteps.push_back(step);
   return summary;
 }
 
 static NestSummary summarizeNest(Operation *root, StringRef path,
                                  const SourceOps &sourceOps) {
   NestSummary nest;
+  for (const Decision &decision : getDecisions(root))
+    nest.decisions.push_back(decision.pass + ": " + decision.summary);
   if (std::optional<unsigned> line = getLineIn(root->getLoc(), path)) {
     nest.line = *line;
     auto it = sourceOps.find(*line);
@@ -164,16 +165,18 @@ static std::string renderNest(const NestSummary &nest, size_t index) {
   os << ": " << nest.loops.size()
      << (nest.loops.size() == 1 ? " loop" : " loops") << ", depth "
      << nest.depth << ", " << nest.numParallel << " parallel";
-  if (!nest.bigSteps.empty()) {
-    os << "; steps > 1 (tile sizes): ";
-    llvm::interleaveComma(nest.bigSteps, os);
-  }
   if (nest.widestVectorBits)
     os << "; widest vector `" << nest.widestVector << "` ("
        << nest.widestVectorBits << " bits)";
   else
     os << "; no vector types (LLVM may still vectorize at -O3)";
-  os << "\n\n```text\n";
+  os << "\n\n";
+  // What the passes recorded on the nest: its tiles, fusion and threads.
+  for (const std::string &decision : nest.decisions)
+    os << "- " << decision << "\n";
+  if (!nest.decisions.empty())
+    os << "\n";
+  os << "```text\n";
   for (auto [i, loop] : llvm::enumerate(nest.loops)) {
     if (i == kMaxLoopsPerNest) {
       os << "... " << nest.loops.size() - i << " more loops\n";

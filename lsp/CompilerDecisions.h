@@ -43,8 +43,9 @@ struct NestSummary {
   std::vector<LoopSummary> loops;
   unsigned depth = 0;
   unsigned numParallel = 0;
-  /// Steps greater than 1, in pre-order: the tile sizes of tiled loops.
-  std::vector<int64_t> bigSteps;
+  /// What the passes decided for the nest, as they recorded it
+  /// (IR/Decisions.h): "<pass>: <summary>".
+  std::vector<std::string> decisions;
   /// The widest vector type used in the nest ("" when none) and its bits.
   std::string widestVector;
   uint64_t widestVectorBits = 0;

@@ -14,6 +14,7 @@
 #include "Driver.h"
 
 #include "polyblocks/Driver/CompileFlags.h"
+#include "polyblocks/Driver/Explain.h"
 #include "polyblocks/Driver/SharedLibrary.h"
 #include "polyblocks/Execution/JitModule.h"
 #include "polyblocks/InitAll.h"
@@ -157,6 +158,11 @@ static cl::opt<std::string> interfaceFilename(
     cl::desc("also write the entry points' interface (names, element types, "
              "shapes) as JSON, for loaders of the output"),
     cl::value_desc("path"), cl::sub(compileCmd), cl::cat(pbCategory));
+static cl::opt<bool> explain(
+    "explain",
+    cl::desc("print, as remarks at their source locations, why each loop "
+             "nest got its tiles, fusion and threads (the decisions of S3)"),
+    cl::sub(compileCmd), cl::cat(pbCategory));
 static cl::opt<std::string> compileTo(
     "compile-to",
     cl::desc("stop after a stage and write its IR: s1 (bufferize), s2 "
@@ -533,6 +539,8 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
     }
   }
   auto dumpStage = [&](const StageInfo &info, ModuleOp module) {
+    if (explain && info.stage == Stage::S3)
+      emitExplanationRemarks(module);
     if (dumpStagesDir.empty())
       return success();
     SmallString<256> path(dumpStagesDir);

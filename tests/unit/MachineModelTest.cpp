@@ -1,8 +1,8 @@
 //===- MachineModelTest.cpp - The machine model and its heuristics --------===//
 
+#include "polyblocks/Target/MachineModel.h"
 #include "polyblocks/InitAll.h"
 #include "polyblocks/Target/Heuristics.h"
-#include "polyblocks/Target/MachineModel.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -50,8 +50,8 @@ TEST_P(RegisterTileTest, FillsTheRegistersAndL1) {
 INSTANTIATE_TEST_SUITE_P(
     Machines, RegisterTileTest,
     ::testing::Values(RegisterTileCase{"zen3", zen3(), 6, 16, 512, 512},
-                      RegisterTileCase{"sapphire_rapids", sapphireRapids(),
-                                       14, 32, 384, 2048},
+                      RegisterTileCase{"sapphire_rapids", sapphireRapids(), 14,
+                                       32, 384, 2048},
                       RegisterTileCase{"sse2", sse2(), 6, 8, 1024, 256}),
     [](const auto &info) { return std::string(info.param.machine); });
 

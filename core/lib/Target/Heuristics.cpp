@@ -12,10 +12,10 @@ RegisterTile chooseRegisterTile(const CPUModel &cpu) {
   unsigned lanes = cpu.getF32Lanes();
   unsigned nr = 2 * lanes;
   unsigned panelRegisters = nr / lanes;
-  unsigned mr = cpu.numVectorRegisters > panelRegisters + 1
-                    ? (cpu.numVectorRegisters - panelRegisters - 1) /
-                          panelRegisters
-                    : 1;
+  unsigned mr =
+      cpu.numVectorRegisters > panelRegisters + 1
+          ? (cpu.numVectorRegisters - panelRegisters - 1) / panelRegisters
+          : 1;
   unsigned kc = std::max(16u, cpu.l1CacheKiB * 1024 / (nr * 4));
   return RegisterTile{std::max(1u, mr), nr, kc, cpu.l2CacheKiB};
 }

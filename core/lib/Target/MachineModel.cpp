@@ -129,8 +129,8 @@ std::optional<MachineModel> MachineModel::fromAttr(DictionaryAttr attr) {
   read("line_bytes", model.cpu.cacheLineBytes);
   if (isGPUTarget(model.target)) {
     auto chip = attr.getAs<StringAttr>("chip");
-    model.gpu = lookupGPUChip(model.target, chip ? chip.getValue()
-                                                 : getDefaultChip(model.target));
+    model.gpu = lookupGPUChip(
+        model.target, chip ? chip.getValue() : getDefaultChip(model.target));
     if (!model.gpu)
       return std::nullopt;
   }

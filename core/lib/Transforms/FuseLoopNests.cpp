@@ -11,6 +11,8 @@
 
 #include "polyblocks/Transforms/Passes.h"
 
+#include "polyblocks/IR/Decisions.h"
+
 #include "polyblocks/Analysis/AccessPattern.h"
 #include "polyblocks/Analysis/LoopNests.h"
 
@@ -179,19 +181,42 @@ static bool tryFuse(AffineForOp first, AffineForOp second, bool outermost) {
     return false;
   for (Operation *op : between)
     op->moveBefore(first);
+  // The fused nest keeps what was decided for both.
+  polyblocks::appendDecisions(second, first);
   fuseInto(first, second, outermost);
   return true;
+}
+
+/// Records on an outermost nest how many nests were fused into it.
+static void recordFusion(AffineForOp nest, unsigned numNests) {
+  if (numNests < 2)
+    return;
+  Builder b(nest.getContext());
+  polyblocks::recordDecision(
+      nest, DEBUG_TYPE,
+      std::to_string(numNests) +
+          " nests fused along the outer loop (each reads what an earlier "
+          "one wrote, or the same buffer): one pass over their data",
+      {{"nests", b.getI64IntegerAttr(numNests)}});
 }
 
 /// Fuses what it can among the consecutive loops of `block`.
 static void fuseLoopsOf(Block *block, bool outermost) {
   SmallVector<AffineForOp> loops(block->getOps<AffineForOp>());
   AffineForOp current;
+  unsigned numFused = 0;
   for (AffineForOp loop : loops) {
-    if (current && tryFuse(current, loop, outermost))
+    if (current && tryFuse(current, loop, outermost)) {
+      ++numFused;
       continue;
+    }
+    if (outermost && current)
+      recordFusion(current, numFused + 1);
     current = loop;
+    numFused = 0;
   }
+  if (outermost && current)
+    recordFusion(current, numFused + 1);
 }
 
 struct FuseLoopNestsPass

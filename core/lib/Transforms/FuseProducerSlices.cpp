@@ -10,6 +10,8 @@
 
 #include "polyblocks/Transforms/Passes.h"
 
+#include "polyblocks/IR/Decisions.h"
+
 #include "polyblocks/Target/Heuristics.h"
 
 #include "polyblocks/Analysis/AccessPattern.h"
@@ -222,7 +224,8 @@ static void redirect(Operation *access, Value tileBuffer, unsigned dim,
   access->erase();
 }
 
-static void fuse(Candidate &c, int64_t tileSize) {
+/// Fuses as described above; returns the loop over the tiles.
+static AffineForOp fuse(Candidate &c, int64_t tileSize) {
   MemRefType type = c.buffer.getType();
   AffineForOp producer = c.producerBand.front();
   AffineForOp consumer = c.consumerBand.front();
@@ -287,6 +290,7 @@ static void fuse(Candidate &c, int64_t tileSize) {
   if (c.dealloc)
     c.dealloc->erase();
   c.buffer->erase();
+  return tileLoop;
 }
 
 struct FuseProducerSlicesPass
@@ -344,7 +348,26 @@ struct FuseProducerSlicesPass
                                 << " rows recomputes too much\n");
         continue;
       }
-      fuse(*c, tileSize);
+      MemRefType bufferType = c->buffer.getType();
+      AffineForOp tileLoop = fuse(*c, tileSize);
+      // Recorded on the outermost loop of the fused nest.
+      Operation *nestRoot = tileLoop;
+      while (isa<AffineForOp, AffineParallelOp>(nestRoot->getParentOp()))
+        nestRoot = nestRoot->getParentOp();
+      Builder b(nestRoot->getContext());
+      std::string summary;
+      llvm::raw_string_ostream os(summary);
+      os << "producer of a " << bufferType
+         << " intermediate fused into the consumer's tiles of " << tileSize
+         << " rows along dimension " << c->dim << ": a buffer of "
+         << (tileSize + halo) * rowBytes / 1024 << " KiB per tile ("
+         << cacheBytes / 1024 << " KiB cache) instead of "
+         << bufferType.getNumElements() *
+                (bufferType.getElementTypeBitWidth() / 8) / 1024
+         << " KiB, " << halo << " rows recomputed per tile";
+      polyblocks::recordDecision(nestRoot, DEBUG_TYPE, summary,
+                                 {{"tile_rows", b.getI64IntegerAttr(tileSize)},
+                                  {"halo_rows", b.getI64IntegerAttr(halo)}});
     }
   }
 };

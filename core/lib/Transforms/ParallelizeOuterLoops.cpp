@@ -8,6 +8,8 @@
 
 #include "polyblocks/Transforms/Passes.h"
 
+#include "polyblocks/IR/Decisions.h"
+
 #include "polyblocks/Analysis/LoopNests.h"
 
 #include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
@@ -122,18 +124,51 @@ struct ParallelizeOuterLoopsPass
     for (AffineForOp root : polyblocks::getTopLevelLoops(getOperation())) {
       SmallVector<AffineForOp> loops;
       findParallelLoops(root, loops);
+      if (loops.empty())
+        polyblocks::recordDecision(root, DEBUG_TYPE,
+                                   "sequential: every loop carries a "
+                                   "dependence, or has a single iteration");
+      Operation *nestRoot = root;
       for (AffineForOp loop : loops) {
         // Each entry into a parallel loop wakes the threads: it must do
         // enough work on its own.
         uint64_t work = countInnermostIterations(loop);
-        if (work <
-            (isEnteredOnce(loop, root) ? minIterations : minIterationsNested)) {
+        bool once = isEnteredOnce(loop, root);
+        uint64_t threshold = once ? minIterations : minIterationsNested;
+        std::optional<uint64_t> trips = getTripCount(loop);
+        Builder b(loop.getContext());
+        if (work < threshold) {
           LLVM_DEBUG(llvm::dbgs() << "not parallelizing: " << work
                                   << " iterations are too few\n");
+          polyblocks::recordDecision(
+              nestRoot, DEBUG_TYPE,
+              "sequential: the parallel loop does " + std::to_string(work) +
+                  " innermost iterations per entry, fewer than the " +
+                  std::to_string(threshold) + " worth waking the threads" +
+                  (once ? "" : " for a loop entered repeatedly"),
+              {{"work", b.getI64IntegerAttr(work)}});
           continue;
         }
-        if (failed(affineParallelize(loop)))
+        bool isRoot = loop == root;
+        std::string summary =
+            "parallel over the threads: a loop of " +
+            (trips ? std::to_string(*trips) : std::string("?")) +
+            " iterations" + (isRoot ? "" : " inside the nest") + ", " +
+            std::to_string(work) + " innermost iterations of work";
+        // The decisions on the loop outlive it.
+        Attribute decisions = loop->getAttr(polyblocks::kDecisionsAttrName);
+        AffineParallelOp parallel;
+        if (failed(affineParallelize(loop, {}, &parallel))) {
           LLVM_DEBUG(llvm::dbgs() << "affineParallelize failed\n");
+          continue;
+        }
+        if (isRoot) {
+          if (decisions)
+            parallel->setAttr(polyblocks::kDecisionsAttrName, decisions);
+          nestRoot = parallel;
+        }
+        polyblocks::recordDecision(nestRoot, DEBUG_TYPE, summary,
+                                   {{"work", b.getI64IntegerAttr(work)}});
       }
     }
   }

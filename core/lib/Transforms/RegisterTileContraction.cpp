@@ -11,6 +11,7 @@
 #include "polyblocks/Analysis/AccessPattern.h"
 #include "polyblocks/Analysis/Contraction.h"
 #include "polyblocks/Analysis/LoopNests.h"
+#include "polyblocks/IR/Decisions.h"
 #include "polyblocks/Target/Heuristics.h"
 
 #include "mlir/Dialect/Affine/LoopUtils.h"
@@ -239,8 +240,12 @@ struct RegisterTileContractionPass
                     });
     };
 
+    // The outermost loop of the compute nest, where the decision is
+    // recorded.
+    Operation *nestRoot = nullptr;
     if (blocked) {
       auto kBlockLoop = AffineForOp::create(b, loc, 0, kTotal, kc);
+      nestRoot = kBlockLoop;
       b.setInsertionPointToStart(kBlockLoop.getBody());
       kt = kBlockLoop.getInductionVar();
       if (rowPack) {
@@ -272,10 +277,14 @@ struct RegisterTileContractionPass
     for (AffineForOp loop : c.outerLoops) {
       auto copy =
           AffineForOp::create(b, loc, 0, loop.getConstantUpperBound(), 1);
+      if (!nestRoot)
+        nestRoot = copy;
       ivMap[loop.getInductionVar()] = copy.getInductionVar();
       b.setInsertionPointToStart(copy.getBody());
     }
     auto jTile = AffineForOp::create(b, loc, 0, n, nr);
+    if (!nestRoot)
+      nestRoot = jTile;
     b.setInsertionPointToStart(jTile.getBody());
     Value jt = jTile.getInductionVar();
     if (blocked) {
@@ -333,7 +342,44 @@ struct RegisterTileContractionPass
     if (wholeRows != m) {
       emitTile(b, b.getIndexAttr(wholeRows), m - wholeRows, false);
     }
+    recordTile(nestRoot, c, m, mr, nr, kc, blocked, bool(rowPack),
+               rowBlockBytes, tile);
     root.erase();
+  }
+
+  /// Records the tile on the nest: `pbtool --explain` and the editor's
+  /// hover say what was chosen and why.
+  void recordTile(Operation *nestRoot, const Contraction &c, int64_t m,
+                  int64_t mr, int64_t nr, int64_t kc, bool blocked,
+                  bool rowsPacked, int64_t rowBlockBytes,
+                  const polyblocks::RegisterTile &tile) {
+    std::string summary;
+    llvm::raw_string_ostream os(summary);
+    os << "register tile " << mr << " x " << nr << " of " << c.elementType
+       << " (" << m / mr << " tiles of " << mr << " rows"
+       << (m % mr ? ", then " + std::to_string(m % mr) + " rows" : "")
+       << "; vector<" << nr << "x" << c.elementType << "> accumulators), ";
+    if (blocked)
+      os << "k blocks of " << kc << " (the " << kc << " x " << nr
+         << " panel of the column factor packed per thread, on its stack); "
+         << "the row factor "
+         << (rowsPacked ? "packed into slivers of " + std::to_string(mr) +
+                              " rows per k block"
+                        : "read in place")
+         << " (its k block of " << rowBlockBytes / 1024 << " KiB "
+         << (rowsPacked ? "outgrows" : "fits, or few column tiles read it,")
+         << " the " << tile.packRowsAboveKiB << " KiB cache)";
+    else
+      os << "the whole reduction (" << kc
+         << " iterations) in one block, the column factor packed once "
+            "before the nest";
+    Builder b(nestRoot->getContext());
+    polyblocks::recordDecision(nestRoot, "pb-register-tile-contraction",
+                               summary,
+                               {{"rows", b.getI64IntegerAttr(mr)},
+                                {"columns", b.getI64IntegerAttr(nr)},
+                                {"k_block", b.getI64IntegerAttr(kc)},
+                                {"rows_packed", b.getBoolAttr(rowsPacked)}});
   }
 };
 

@@ -43,8 +43,7 @@ struct SetMachineModelPass
           << "' is not a machine model (a dictionary such as {target = "
              "\"cpu\", vector_bits = 512 : i64}; GPU chips: "
           << polyblocks::getGPUChipList(polyblocks::TargetKind::NVGPU) << ", "
-          << polyblocks::getGPUChipList(polyblocks::TargetKind::AMDGPU)
-          << ")";
+          << polyblocks::getGPUChipList(polyblocks::TargetKind::AMDGPU) << ")";
       return signalPassFailure();
     }
     polyblocks::setMachineModel(getOperation(), *model);

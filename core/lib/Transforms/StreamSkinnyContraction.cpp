@@ -15,6 +15,7 @@
 
 #include "polyblocks/Analysis/Contraction.h"
 #include "polyblocks/Analysis/LoopNests.h"
+#include "polyblocks/IR/Decisions.h"
 #include "polyblocks/Target/Heuristics.h"
 
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
@@ -79,7 +80,17 @@ struct StreamSkinnyContractionPass
                                lanes, std::max<int64_t>(1, numThreads));
       if (nb == 0)
         continue;
-      stream(*c, n / nb, nb, lanes);
+      AffineForOp blocks = stream(*c, n / nb, nb, lanes);
+      Builder b(blocks.getContext());
+      polyblocks::recordDecision(
+          blocks, DEBUG_TYPE,
+          "matmul of " + std::to_string(m) + " rows streamed: " +
+              std::to_string(n / nb) + " blocks of " + std::to_string(nb) +
+              " columns (at most one per thread), the " + std::to_string(m) +
+              " rows of a vector of columns in registers while the "
+              "right-hand side streams through once",
+          {{"rows", b.getI64IntegerAttr(m)},
+           {"block_columns", b.getI64IntegerAttr(nb)}});
     }
   }
 
@@ -89,8 +100,8 @@ struct StreamSkinnyContractionPass
   /// then in the buffer; copy it back. (The rows of C are a power of two
   /// apart: in place, the same column of every row would fall into one set
   /// of L1.)
-  void stream(polyblocks::Contraction &c, int64_t numBlocks, int64_t nb,
-              int64_t lanes) {
+  AffineForOp stream(polyblocks::Contraction &c, int64_t numBlocks, int64_t nb,
+                     int64_t lanes) {
     AffineForOp iLoop = c.iLoop, kLoop = c.kLoops.front(), jLoop = c.jLoop;
     int64_t m = iLoop.getConstantUpperBound();
     OpBuilder b(iLoop);
@@ -175,6 +186,7 @@ struct StreamSkinnyContractionPass
     copy(/*in=*/false);
     memref::DeallocOp::create(b, loc, acc);
     iLoop.erase();
+    return blocks;
   }
 };
 
