@@ -73,75 +73,74 @@ static cl::opt<std::string>
     inputFilename(cl::Positional, cl::desc("<input.mlir>"), cl::Required,
                   cl::sub(compileCmd), cl::sub(runCmd), cl::sub(crosscheckCmd),
                   cl::sub(benchCmd), cl::cat(pbCategory));
-static cl::opt<std::string>
-    targetName(flag::kTarget,
-               cl::desc("code generation target: cpu, nvgpu or amdgpu "
-                        "(default: cpu)"),
-               cl::init("cpu"), cl::sub(compileCmd), cl::sub(runCmd),
-               cl::sub(crosscheckCmd), cl::sub(benchCmd), cl::cat(pbCategory));
-static cl::opt<std::string>
-    cpuName(flag::kCPU,
-            cl::desc("CPU to generate code for, as LLVM names it (e.g. "
-                     "x86-64-v3, skylake-avx512), or 'host' (default: host)"),
-            cl::init("host"), cl::sub(compileCmd), cl::sub(runCmd),
-            cl::sub(crosscheckCmd), cl::sub(benchCmd), cl::cat(pbCategory));
-static cl::opt<std::string> chipName(
-    flag::kChip,
-    cl::desc("GPU to generate code for: sm_70 ... sm_90a for nvgpu (default: "
-             "sm_80), gfx90a, gfx942 or gfx1100 for amdgpu (default: gfx90a)"),
-    cl::sub(compileCmd), cl::sub(runCmd), cl::sub(crosscheckCmd),
-    cl::sub(benchCmd), cl::cat(pbCategory));
-static cl::opt<std::string> cpuFeatures(
-    flag::kCPUFeatures,
-    cl::desc("LLVM target features, e.g. '+avx2,+fma' (default: those of the "
-             "CPU)"),
-    cl::sub(compileCmd), cl::sub(runCmd), cl::sub(crosscheckCmd),
-    cl::sub(benchCmd), cl::cat(pbCategory));
-static cl::opt<std::string>
-    tripleName(flag::kTriple, cl::desc("target triple (default: the host's)"),
-               cl::sub(compileCmd), cl::cat(pbCategory));
-static cl::opt<bool> noParallel(
-    flag::kNoParallel,
-    cl::desc("do not run loops on several cores (no OpenMP runtime needed)"),
-    cl::sub(compileCmd), cl::sub(runCmd), cl::sub(crosscheckCmd),
-    cl::sub(benchCmd), cl::cat(pbCategory));
-static cl::opt<bool> dropAssertions(
-    flag::kDropAssertions,
-    cl::desc("erase the program's run-time checks (cf.assert, e.g. index "
-             "bounds) instead of returning status 8 when one fails"),
-    cl::sub(compileCmd), cl::sub(runCmd), cl::sub(crosscheckCmd),
-    cl::sub(benchCmd), cl::cat(pbCategory));
-static cl::opt<bool> emulateGPU(
-    flag::kEmulateGPU,
-    cl::desc("for testing a GPU target without a GPU: run each kernel's "
-             "blocks and threads as loops on the CPU instead of making device "
-             "code"),
-    cl::sub(compileCmd), cl::sub(runCmd), cl::sub(crosscheckCmd),
-    cl::sub(benchCmd), cl::cat(pbCategory));
-static cl::opt<bool> fuse(
-    flag::kFuse,
-    cl::desc("experimental: upstream sibling fusion of loop nests (known to "
-             "miscompile some programs)"),
-    cl::sub(compileCmd), cl::sub(runCmd), cl::sub(crosscheckCmd),
-    cl::sub(benchCmd), cl::cat(pbCategory));
-static cl::opt<std::string> extraS3Passes(
-    flag::kExperimentalS3Passes,
-    cl::desc("experimental: a textual pipeline of func.func passes appended "
-             "to S3 (e.g. 'affine-loop-unroll-jam{unroll-jam-factor=4}')"),
-    cl::sub(compileCmd), cl::sub(runCmd), cl::sub(crosscheckCmd),
-    cl::sub(benchCmd), cl::cat(pbCategory), cl::Hidden);
-static cl::opt<unsigned> l2CacheKiB(
-    flag::kL2CacheKiB,
-    cl::desc("size of one core's L2 cache for the tiling and fusion models, "
-             "in KiB (default: 0, the host's for --cpu=host, else 512)"),
-    cl::init(0), cl::sub(compileCmd), cl::sub(runCmd), cl::sub(crosscheckCmd),
-    cl::sub(benchCmd), cl::cat(pbCategory));
-static cl::opt<unsigned> tileCacheKiB(
-    flag::kTileCacheSizeKiB,
-    cl::desc("experimental: tile nests for a cache of this size with upstream "
-             "affine-loop-tile, in KiB (default: 0, no tiling)"),
-    cl::init(0), cl::sub(compileCmd), cl::sub(runCmd), cl::sub(crosscheckCmd),
-    cl::sub(benchCmd), cl::cat(pbCategory));
+// The pipeline flags (--target, --cpu, --no-parallel, ...), made from their
+// one declaration (Driver/CompileFlags.h) before the command line is read.
+namespace {
+struct PipelineFlag {
+  const FlagInfo *info;
+  std::unique_ptr<cl::Option> option;
+};
+} // namespace
+
+/// A cl::opt for `info`, in every command or only in compile (emitOnly).
+template <typename T>
+static std::unique_ptr<cl::Option> makeFlag(const FlagInfo &info, T init) {
+  auto hidden = info.hidden ? cl::Hidden : cl::NotHidden;
+  if (info.emitOnly)
+    return std::make_unique<cl::opt<T>>(
+        StringRef(info.name), cl::desc(info.help), cl::init(init),
+        cl::sub(compileCmd), cl::cat(pbCategory), hidden);
+  return std::make_unique<cl::opt<T>>(
+      StringRef(info.name), cl::desc(info.help), cl::init(init),
+      cl::sub(compileCmd), cl::sub(runCmd), cl::sub(crosscheckCmd),
+      cl::sub(benchCmd), cl::cat(pbCategory), hidden);
+}
+
+static std::vector<PipelineFlag> &getPipelineFlags() {
+  static std::vector<PipelineFlag> flags = [] {
+    std::vector<PipelineFlag> result;
+    CompileFlags defaults;
+    for (const FlagInfo &info : getCompileFlagTable()) {
+      std::unique_ptr<cl::Option> option;
+      switch (info.kind) {
+      case FlagInfo::Kind::Bool:
+        option = makeFlag<bool>(info, defaults.*info.boolField);
+        break;
+      case FlagInfo::Kind::Unsigned:
+        option = makeFlag<unsigned>(info, defaults.*info.unsignedField);
+        break;
+      case FlagInfo::Kind::String:
+        option = makeFlag<std::string>(info, defaults.*info.stringField);
+        break;
+      }
+      result.push_back({&info, std::move(option)});
+    }
+    return result;
+  }();
+  return flags;
+}
+
+/// The values of the pipeline flags on the command line.
+static CompileFlags getCompileFlags() {
+  CompileFlags flags;
+  for (const PipelineFlag &flag : getPipelineFlags()) {
+    const FlagInfo &info = *flag.info;
+    switch (info.kind) {
+    case FlagInfo::Kind::Bool:
+      flags.*info.boolField = *static_cast<cl::opt<bool> *>(flag.option.get());
+      break;
+    case FlagInfo::Kind::Unsigned:
+      flags.*info.unsignedField =
+          *static_cast<cl::opt<unsigned> *>(flag.option.get());
+      break;
+    case FlagInfo::Kind::String:
+      flags.*info.stringField =
+          *static_cast<cl::opt<std::string> *>(flag.option.get());
+      break;
+    }
+  }
+  return flags;
+}
 
 // compile
 static cl::opt<std::string>
@@ -228,20 +227,8 @@ static cl::opt<unsigned> repetitions("repetitions",
 /// Binds the flags to pipeline options; fails (usage error) on a bad target,
 /// S3 pass pipeline, triple or CPU.
 static std::optional<PipelineOptions> getPipelineOptions() {
-  CompileFlags flags;
-  flags.target = targetName;
-  flags.cpu = cpuName;
-  flags.chip = chipName;
-  flags.cpuFeatures = cpuFeatures;
-  flags.triple = tripleName;
-  flags.noParallel = noParallel;
-  flags.dropAssertions = dropAssertions;
-  flags.emulateGPU = emulateGPU;
-  flags.fuse = fuse;
-  flags.tileCacheSizeKiB = tileCacheKiB;
-  flags.l2CacheKiB = l2CacheKiB;
-  flags.extraS3Passes = extraS3Passes;
-  llvm::Expected<PipelineOptions> options = resolvePipelineOptions(flags);
+  llvm::Expected<PipelineOptions> options =
+      resolvePipelineOptions(getCompileFlags());
   if (!options) {
     reportError(options.takeError());
     return std::nullopt;
@@ -618,7 +605,7 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
     header = renderKernelHeader(
         program->signatures, llvm::sys::path::filename(inputFilename),
         makeIncludeGuard(headerName), headerName,
-        (targetName + " (" +
+        (getTargetKindName(options->target) + " (" +
          (gpu ? StringRef(options->chip) : (*tm)->getTargetCPU()) + ")")
             .str(),
         gpu);
@@ -632,7 +619,7 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
     bool gpu = runsOnGPU(*options);
     interface = renderKernelInterfaceJSON(
         program->signatures,
-        (targetName + " (" +
+        (getTargetKindName(options->target) + " (" +
          (gpu ? StringRef(options->chip) : (*tm)->getTargetCPU()) + ")")
             .str(),
         gpu);
@@ -920,6 +907,7 @@ int main(int argc, char **argv) {
   cl::SetVersionPrinter([](raw_ostream &os) {
     os << "pbtool (PolyBlocks) " << getPolyBlocksVersion() << "\n";
   });
+  getPipelineFlags(); // registers them
   for (cl::SubCommand *sub : {&compileCmd, &runCmd, &crosscheckCmd, &benchCmd})
     cl::HideUnrelatedOptions(pbCategory, *sub);
   cl::HideUnrelatedOptions(pbCategory);

@@ -3,6 +3,7 @@
 #include "polyblocks/InitAll.h"
 
 #include "polyblocks/Dialect/TMTensor/TMTensor.h"
+#include "polyblocks/Driver/CompileFlags.h"
 #include "polyblocks/Pipelines/Pipelines.h"
 #include "polyblocks/Transforms/Passes.h"
 
@@ -32,7 +33,7 @@ void registerAllPasses() {
   static std::once_flag registered;
   std::call_once(registered, [] {
     registerPolyBlocksPasses();
-    registerPipelines();
+    registerStagePipelines();
   });
 }
 

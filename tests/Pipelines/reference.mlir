@@ -1,5 +1,5 @@
 // RUN: %pb-opt %s -split-input-file -verify-diagnostics --pb-reference-pipeline | FileCheck %s
-// RUN: %pb-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(pb-reference-pipeline{parallelize=true fuse=true})' | FileCheck %s
+// RUN: %pb-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(pb-reference-pipeline{fuse=true})' | FileCheck %s
 // RUN: %pb-opt %s -split-input-file -verify-diagnostics --pb-reference-pipeline | FileCheck %s --check-prefix=PLAIN
 
 // Tests for pb-reference-pipeline, the unoptimized lowering that optimized

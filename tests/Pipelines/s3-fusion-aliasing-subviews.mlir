@@ -1,5 +1,5 @@
 // RUN: %pb-opt %s --pb-s3-pipeline | FileCheck %s
-// RUN: %pb-opt %s --pass-pipeline='builtin.module(pb-s3-pipeline{parallelize=false})' | FileCheck %s
+// RUN: %pb-opt %s --pass-pipeline='builtin.module(pb-s3-pipeline{no-parallel})' | FileCheck %s
 
 
 // The nest writing %buf[0..64) through one subview and the nest reading

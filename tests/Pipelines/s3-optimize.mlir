@@ -1,5 +1,5 @@
 // RUN: %pb-opt %s -split-input-file --pb-s3-pipeline | FileCheck %s --check-prefixes=CHECK,PAR
-// RUN: %pb-opt %s -split-input-file --pass-pipeline='builtin.module(pb-s3-pipeline{parallelize=false fuse=true})' | FileCheck %s --check-prefixes=CHECK,SEQ
+// RUN: %pb-opt %s -split-input-file --pass-pipeline='builtin.module(pb-s3-pipeline{no-parallel fuse=true})' | FileCheck %s --check-prefixes=CHECK,SEQ
 // RUN: %pb-opt %s -split-input-file --pass-pipeline='builtin.module(pb-s3-pipeline{fuse=true})' | FileCheck %s --check-prefixes=CHECK,PAR
 // RUN: %pb-opt %s -split-input-file --pass-pipeline='builtin.module(pb-s3-pipeline{tile-cache-size-kib=64})' | FileCheck %s --check-prefix=TILE
 // RUN: %pb-opt %s -split-input-file --pass-pipeline='builtin.module(pb-s3-pipeline{tile-cache-size-kib=0})' | FileCheck %s --check-prefix=NOTILE

@@ -1,5 +1,5 @@
 // RUN: %pb-opt %s -split-input-file --pb-s4-pipeline | FileCheck %s --check-prefixes=CHECK,PAR
-// RUN: %pb-opt %s -split-input-file --pass-pipeline='builtin.module(pb-s4-pipeline{parallelize=false})' | FileCheck %s --check-prefixes=CHECK,SEQ
+// RUN: %pb-opt %s -split-input-file --pass-pipeline='builtin.module(pb-s4-pipeline{no-parallel})' | FileCheck %s --check-prefixes=CHECK,SEQ
 // RUN: %pb-opt %s -split-input-file --pb-s4-pipeline | FileCheck %s --check-prefix=NOAFFINE
 
 // Tests for S4 (pb-s4-pipeline) on S3 output: affine loops become scf loops,

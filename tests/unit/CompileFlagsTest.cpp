@@ -66,6 +66,48 @@ TEST(CompileFlagsTest, RejectsWhatPbtoolRejects) {
   EXPECT_EQ(parse({"--cpus=4"}, flags), "unknown pbtool flag '--cpus=4'");
 }
 
+// Every flag of the one table is read from a command line into the field
+// the table names, as pbtool, the compile database and the textual
+// pipelines read it.
+TEST(CompileFlagsTest, EveryFlagOfTheTableParses) {
+  for (const FlagInfo &info : getCompileFlagTable()) {
+    CompileFlags flags;
+    std::string value = info.kind == FlagInfo::Kind::Bool       ? "true"
+                        : info.kind == FlagInfo::Kind::Unsigned ? "123"
+                                                                : "xyz";
+    EXPECT_EQ(parse({"--" + info.name.str() + "=" + value}, flags), "")
+        << info.name.str();
+    switch (info.kind) {
+    case FlagInfo::Kind::Bool:
+      EXPECT_TRUE(flags.*info.boolField) << info.name.str();
+      break;
+    case FlagInfo::Kind::Unsigned:
+      EXPECT_EQ(flags.*info.unsignedField, 123u) << info.name.str();
+      break;
+    case FlagInfo::Kind::String:
+      EXPECT_EQ(flags.*info.stringField, "xyz") << info.name.str();
+      break;
+    }
+    EXPECT_FALSE(info.help.empty()) << info.name.str();
+  }
+}
+
+// The machine model's parameters can be overridden one by one.
+TEST(CompileFlagsTest, OverridesTheMachineModel) {
+  CompileFlags flags;
+  flags.cpu = "x86-64-v3";
+  flags.vectorRegisters = 32;
+  flags.l1CacheKiB = 48;
+  flags.threads = 3;
+  llvm::Expected<PipelineOptions> options = resolvePipelineOptions(flags);
+  ASSERT_TRUE(static_cast<bool>(options))
+      << llvm::toString(options.takeError());
+  EXPECT_EQ(options->cpuModel.vectorBits, 256u);
+  EXPECT_EQ(options->cpuModel.numVectorRegisters, 32u);
+  EXPECT_EQ(options->cpuModel.l1CacheKiB, 48u);
+  EXPECT_EQ(options->cpuModel.numThreads, 3u);
+}
+
 TEST(CompileFlagsTest, ResolvesTheTargetMachine) {
   CompileFlags flags;
   flags.cpu = "x86-64-v3";

@@ -2,11 +2,12 @@
 
 #include "polyblocks/Driver/CompileFlags.h"
 
-#include "polyblocks/InitAll.h"
 #include "polyblocks/Target/CPUTarget.h"
+#include "polyblocks/Transforms/Passes.h"
 
 #include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -23,9 +24,83 @@ namespace polyblocks {
 
 /// pbtool's flags that take a value but do not configure the pipeline.
 static constexpr llvm::StringLiteral kOtherValueFlags[] = {
-    "o",       "header",   "compile-to", "emit",   "dump-stages",
-    "depfile", "function", "input",      "output", "seed",
-    "atol",    "rtol",     "repetitions"};
+    "o",       "header",   "compile-to",  "emit",     "dump-stages",
+    "depfile", "function", "input",       "output",   "seed",
+    "atol",    "rtol",     "repetitions", "interface"};
+
+using Kind = FlagInfo::Kind;
+
+static const FlagInfo kFlags[] = {
+    {"target", Kind::String,
+     "code generation target: cpu, nvgpu or amdgpu (default: cpu)", nullptr,
+     nullptr, &CompileFlags::target},
+    {"cpu", Kind::String,
+     "CPU to generate code for, as LLVM names it (e.g. x86-64-v3, "
+     "skylake-avx512), or 'host' (default: host)",
+     nullptr, nullptr, &CompileFlags::cpu},
+    {"chip", Kind::String,
+     "GPU to generate code for: sm_70 ... sm_90a for nvgpu (default: "
+     "sm_80), gfx90a, gfx942 or gfx1100 for amdgpu (default: gfx90a)",
+     nullptr, nullptr, &CompileFlags::chip},
+    {"cpu-features", Kind::String,
+     "LLVM target features, e.g. '+avx2,+fma' (default: those of the CPU)",
+     nullptr, nullptr, &CompileFlags::cpuFeatures},
+    {"triple", Kind::String, "target triple (default: the host's)", nullptr,
+     nullptr, &CompileFlags::triple, /*emitOnly=*/true},
+    {"no-parallel", Kind::Bool,
+     "do not run loops on several cores (no OpenMP runtime needed)",
+     &CompileFlags::noParallel},
+    {"drop-assertions", Kind::Bool,
+     "erase the program's run-time checks (cf.assert, e.g. index bounds) "
+     "instead of returning status 8 when one fails",
+     &CompileFlags::dropAssertions},
+    {"emulate-gpu", Kind::Bool,
+     "for testing a GPU target without a GPU: run each kernel's blocks and "
+     "threads as loops on the CPU instead of making device code",
+     &CompileFlags::emulateGPU},
+    {"vector-bits", Kind::Unsigned,
+     "width of the vector registers the models plan for, in bits (default: "
+     "0, the CPU's)",
+     nullptr, &CompileFlags::vectorBits},
+    {"vector-registers", Kind::Unsigned,
+     "number of vector registers the models plan for (default: 0, the "
+     "CPU's)",
+     nullptr, &CompileFlags::vectorRegisters},
+    {"l1-cache-kib", Kind::Unsigned,
+     "size of one core's L1 data cache for the tiling models, in KiB "
+     "(default: 0, the host's for --cpu=host, else 32)",
+     nullptr, &CompileFlags::l1CacheKiB},
+    {"l2-cache-kib", Kind::Unsigned,
+     "size of one core's L2 cache for the tiling and fusion models, in KiB "
+     "(default: 0, the host's for --cpu=host, else 512)",
+     nullptr, &CompileFlags::l2CacheKiB},
+    {"threads", Kind::Unsigned,
+     "threads the parallel loops are planned for (default: 0, the host's "
+     "for --cpu=host, else 8)",
+     nullptr, &CompileFlags::threads},
+    {"fuse", Kind::Bool,
+     "experimental: upstream sibling fusion of loop nests (known to "
+     "miscompile some programs)",
+     &CompileFlags::fuse},
+    {"tile-cache-size-kib", Kind::Unsigned,
+     "experimental: tile nests for a cache of this size with upstream "
+     "affine-loop-tile, in KiB (default: 0, no tiling)",
+     nullptr, &CompileFlags::tileCacheSizeKiB},
+    {"experimental-s3-passes", Kind::String,
+     "experimental: a textual pipeline of func.func passes appended to S3 "
+     "(e.g. 'affine-loop-unroll-jam{unroll-jam-factor=4}')",
+     nullptr, nullptr, &CompileFlags::extraS3Passes, /*emitOnly=*/false,
+     /*hidden=*/true},
+};
+
+ArrayRef<FlagInfo> getCompileFlagTable() { return kFlags; }
+
+static const FlagInfo *lookupFlag(StringRef name) {
+  for (const FlagInfo &info : kFlags)
+    if (info.name == name)
+      return &info;
+  return nullptr;
+}
 
 static llvm::Error makeFlagError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
@@ -89,6 +164,31 @@ static llvm::Expected<std::string> findROCmLinker() {
                        "(ld.lld) available");
 }
 
+llvm::Error setFlag(const FlagInfo &info, StringRef value,
+                    CompileFlags &flags) {
+  switch (info.kind) {
+  case Kind::Bool: {
+    std::optional<bool> on = parseBool(value);
+    if (!on)
+      return makeFlagError("bad value '" + value + "' for --" + info.name +
+                           " (expected true or false)");
+    flags.*info.boolField = *on;
+    return llvm::Error::success();
+  }
+  case Kind::Unsigned:
+    if (value.getAsInteger(0, flags.*info.unsignedField))
+      return makeFlagError("bad value '" + value + "' for --" + info.name +
+                           (info.name.ends_with("-kib")
+                                ? " (expected a size in KiB)"
+                                : " (expected a non-negative integer)"));
+    return llvm::Error::success();
+  case Kind::String:
+    flags.*info.stringField = value.str();
+    return llvm::Error::success();
+  }
+  llvm_unreachable("unknown flag kind");
+}
+
 llvm::Error parseCompileFlags(ArrayRef<std::string> args, CompileFlags &flags) {
   for (size_t i = 0; i < args.size(); ++i) {
     StringRef arg = args[i];
@@ -102,60 +202,30 @@ llvm::Error parseCompileFlags(ArrayRef<std::string> args, CompileFlags &flags) {
       value = name.drop_front(eq + 1);
       name = name.take_front(eq);
     }
-
+    const FlagInfo *info = lookupFlag(name);
+    bool other = llvm::is_contained(kOtherValueFlags, name);
+    if (!info && !other)
+      return makeFlagError("unknown pbtool flag '" + arg + "'");
     // Boolean flags never take the next argument.
-    if (name == flag::kNoParallel || name == flag::kFuse ||
-        name == flag::kEmulateGPU || name == flag::kDropAssertions) {
-      std::optional<bool> on = value ? parseBool(*value) : true;
-      if (!on)
-        return makeFlagError("bad value '" + *value + "' for --" + name +
-                             " (expected true or false)");
-      (name == flag::kNoParallel       ? flags.noParallel
-       : name == flag::kFuse           ? flags.fuse
-       : name == flag::kDropAssertions ? flags.dropAssertions
-                                       : flags.emulateGPU) = *on;
+    if (info && info->kind == Kind::Bool) {
+      if (llvm::Error err = setFlag(*info, value.value_or("true"), flags))
+        return err;
       continue;
     }
-
-    bool known = llvm::is_contained(
-        std::initializer_list<StringRef>{
-            flag::kTarget, flag::kCPU, flag::kChip, flag::kCPUFeatures,
-            flag::kTriple, flag::kTileCacheSizeKiB, flag::kL2CacheKiB,
-            flag::kExperimentalS3Passes},
-        name);
-    bool other = llvm::is_contained(kOtherValueFlags, name);
-    if (!known && !other)
-      return makeFlagError("unknown pbtool flag '" + arg + "'");
     if (!value) {
       if (i + 1 == args.size())
         return makeFlagError("missing value for --" + name);
       value = args[++i];
     }
-    if (other)
-      continue;
-    if (name == flag::kTarget)
-      flags.target = value->str();
-    else if (name == flag::kCPU)
-      flags.cpu = value->str();
-    else if (name == flag::kChip)
-      flags.chip = value->str();
-    else if (name == flag::kCPUFeatures)
-      flags.cpuFeatures = value->str();
-    else if (name == flag::kTriple)
-      flags.triple = value->str();
-    else if (name == flag::kExperimentalS3Passes)
-      flags.extraS3Passes = value->str();
-    else if (value->getAsInteger(0, name == flag::kL2CacheKiB
-                                        ? flags.l2CacheKiB
-                                        : flags.tileCacheSizeKiB))
-      return makeFlagError("bad value '" + *value + "' for --" + name +
-                           " (expected a size in KiB)");
+    if (info)
+      if (llvm::Error err = setFlag(*info, *value, flags))
+        return err;
   }
   return llvm::Error::success();
 }
 
 llvm::Expected<PipelineOptions>
-resolvePipelineOptions(const CompileFlags &flags) {
+resolvePipelineOptions(const CompileFlags &flags, bool forTextualPipeline) {
   PipelineOptions options;
   std::optional<TargetKind> target = parseTargetKind(flags.target);
   if (!target)
@@ -173,8 +243,9 @@ resolvePipelineOptions(const CompileFlags &flags) {
     bool nvidia = *target == TargetKind::NVGPU;
     llvm::Expected<std::string> toolkit =
         nvidia ? findCUDAToolkit() : findROCmLinker();
-    // Without a device binary to make (--emulate-gpu), no toolkit is needed.
-    if (!toolkit && flags.emulateGPU)
+    // Without a device binary to make (--emulate-gpu, a textual pipeline
+    // that may stop before S5), no toolkit is needed.
+    if (!toolkit && (flags.emulateGPU || forTextualPipeline))
       llvm::consumeError(toolkit.takeError());
     else if (!toolkit)
       return toolkit.takeError();
@@ -203,7 +274,7 @@ resolvePipelineOptions(const CompileFlags &flags) {
     static std::once_flag registered;
     std::call_once(registered, [] {
       mlir::registerAllPasses();
-      polyblocks::registerAllPasses();
+      polyblocks::registerPolyBlocksPasses();
     });
     OpPassManager probe("func.func");
     std::string error;
@@ -211,14 +282,127 @@ resolvePipelineOptions(const CompileFlags &flags) {
     if (failed(parsePassPipeline(flags.extraS3Passes, probe, errorStream)))
       return makeFlagError("bad --experimental-s3-passes: " + error);
   }
-  // An unknown CPU or triple is found here, before any work.
-  auto tm = createCPUTargetMachine(options);
-  if (!tm)
-    return tm.takeError();
-  setCPUParameters(options, **tm);
-  if (flags.l2CacheKiB != 0)
-    options.cpuModel.l2CacheKiB = flags.l2CacheKiB;
+  // An unknown CPU or triple is found here, before any work. (A textual
+  // pipeline without a CPU plans for the model's defaults.)
+  if (!forTextualPipeline || !flags.cpu.empty()) {
+    auto tm = createCPUTargetMachine(options);
+    if (!tm)
+      return tm.takeError();
+    setCPUParameters(options, **tm);
+  }
+  // The overrides of the machine model.
+  CPUModel &cpu = options.cpuModel;
+  for (auto [value, field] :
+       {std::pair{flags.vectorBits, &cpu.vectorBits},
+        std::pair{flags.vectorRegisters, &cpu.numVectorRegisters},
+        std::pair{flags.l1CacheKiB, &cpu.l1CacheKiB},
+        std::pair{flags.l2CacheKiB, &cpu.l2CacheKiB},
+        std::pair{flags.threads, &cpu.numThreads}})
+    if (value != 0)
+      *field = value;
   return options;
+}
+
+//===----------------------------------------------------------------------===//
+// Textual pipelines
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The options of the textual stage pipelines: the flags of the table.
+struct StagePipelineOptions
+    : public mlir::PassPipelineOptions<StagePipelineOptions> {
+  StagePipelineOptions() {
+    CompileFlags defaults;
+    // Textual pipelines plan for the model's defaults unless given a CPU.
+    defaults.cpu = "";
+    for (const FlagInfo &info : kFlags) {
+      llvm::cl::desc help(info.help);
+      switch (info.kind) {
+      case Kind::Bool:
+        boolOptions.push_back(std::make_unique<Option<bool>>(
+            *this, info.name, help, llvm::cl::init(defaults.*info.boolField)));
+        break;
+      case Kind::Unsigned:
+        unsignedOptions.push_back(std::make_unique<Option<unsigned>>(
+            *this, info.name, help,
+            llvm::cl::init(defaults.*info.unsignedField)));
+        break;
+      case Kind::String:
+        stringOptions.push_back(std::make_unique<Option<std::string>>(
+            *this, info.name, help,
+            llvm::cl::init(defaults.*info.stringField)));
+        break;
+      }
+    }
+  }
+
+  /// The options' values as CompileFlags.
+  CompileFlags getFlags() const {
+    CompileFlags flags;
+    size_t b = 0, u = 0, t = 0;
+    for (const FlagInfo &info : kFlags) {
+      switch (info.kind) {
+      case Kind::Bool:
+        flags.*info.boolField = *boolOptions[b++];
+        break;
+      case Kind::Unsigned:
+        flags.*info.unsignedField = *unsignedOptions[u++];
+        break;
+      case Kind::String:
+        flags.*info.stringField = *stringOptions[t++];
+        break;
+      }
+    }
+    return flags;
+  }
+
+  std::vector<std::unique_ptr<Option<bool>>> boolOptions;
+  std::vector<std::unique_ptr<Option<unsigned>>> unsignedOptions;
+  std::vector<std::unique_ptr<Option<std::string>>> stringOptions;
+};
+} // namespace
+
+/// Registers `name`, whose passes `build` adds for the resolved options.
+static void registerTextualPipeline(
+    StringRef name, StringRef description,
+    std::function<void(OpPassManager &, const PipelineOptions &)> build) {
+  mlir::registerPassPipeline(
+      name, description,
+      [build, name](OpPassManager &pm, StringRef text,
+                    function_ref<LogicalResult(const Twine &)> errorHandler)
+          -> LogicalResult {
+        StagePipelineOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        llvm::Expected<PipelineOptions> resolved = resolvePipelineOptions(
+            options.getFlags(), /*forTextualPipeline=*/true);
+        if (!resolved)
+          return errorHandler(name + ": " +
+                              llvm::toString(resolved.takeError()));
+        build(pm, *resolved);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> print) {
+        print(StagePipelineOptions());
+      });
+}
+
+void registerStagePipelines() {
+  static std::once_flag registered;
+  std::call_once(registered, [] {
+    for (const StageInfo &info : getStageTable()) {
+      Stage stage = info.stage;
+      registerTextualPipeline(
+          info.pipelineName, info.description,
+          [stage](OpPassManager &pm, const PipelineOptions &options) {
+            buildStagePipeline(pm, stage, options);
+          });
+    }
+    registerTextualPipeline(
+        "pb-reference-pipeline",
+        "the unoptimized reference lowering: S1, linalg to scf loops, LLVM",
+        buildReferencePipeline);
+  });
 }
 
 } // namespace polyblocks

@@ -1,4 +1,5 @@
-//===- Explain.h - Why each nest got its tiles, fusion and threads -*- C++ -*-===//
+//===- Explain.h - Why each nest got its tiles, fusion and threads -*- C++
+//-*-===//
 //
 // What `pbtool compile --explain` prints and pb-lsp's hover shows: for each
 // loop nest of each public function after S3, the decisions the passes

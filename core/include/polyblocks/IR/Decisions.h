@@ -1,4 +1,5 @@
-//===- Decisions.h - What the passes decided, recorded in the IR -*- C++ -*-===//
+//===- Decisions.h - What the passes decided, recorded in the IR -*- C++
+//-*-===//
 //
 // A pass that shapes a loop nest (its tiles, its fusion, its threads)
 // records what it chose, and why, on the nest's outermost loop as an entry

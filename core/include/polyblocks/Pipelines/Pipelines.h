@@ -117,9 +117,6 @@ mlir::LogicalResult runStages(mlir::ModuleOp module, Stage last,
 mlir::LogicalResult runReferencePipeline(mlir::ModuleOp module,
                                          const PipelineOptions &options);
 
-/// Registers `pb-s1-pipeline` ... `pb-s5-pipeline` and `pb-reference-pipeline`.
-void registerPipelines();
-
 } // namespace polyblocks
 
 #endif // POLYBLOCKS_PIPELINES_PIPELINES_H
