@@ -41,45 +41,19 @@ llvm::SmallVector<const DeviceCodeKind *, 2> getDeviceAssemblyPreviews() {
   return previews;
 }
 
-llvm::Expected<PreviewKind> parsePreviewKind(StringRef name, StringRef target) {
-  PreviewKind kind;
-  kind.id = name.lower();
-  if (std::optional<Stage> stage = parseStage(name)) {
-    kind.kind = PreviewKind::MLIR;
-    kind.stage = *stage;
-    kind.extension = ".mlir";
-    return kind;
-  }
-  if (kind.id == "llvm") {
-    kind.kind = PreviewKind::LLVMIR;
-    kind.extension = ".ll";
-    return kind;
-  }
-  if (kind.id == "asm") {
-    kind.kind = PreviewKind::Assembly;
-    kind.extension = ".s";
-    return kind;
-  }
-  for (const DeviceCodeKind *device : getDeviceAssemblyPreviews()) {
-    if (kind.id != device->name)
-      continue;
-    StringRef deviceTarget = getTargetKindName(device->target);
-    if (target != deviceTarget)
-      return llvm::make_error<lsp::LSPError>(
-          ("stage '" + device->name + "' is " + device->description +
-           ", but this file compiles for target '" + target +
-           "' (set --target=" + deviceTarget + " in its flags)")
-              .str(),
-          lsp::ErrorCode::InvalidParams);
-    kind.kind = PreviewKind::DeviceAssembly;
-    kind.extension = ("." + device->name).str();
-    return kind;
-  }
-  return llvm::make_error<lsp::LSPError>(
-      ("unknown stage '" + name +
-       "' (expected s1, s2, s3, s4, s5, llvm, asm, ptx or amdgcn)")
-          .str(),
-      lsp::ErrorCode::InvalidParams);
+llvm::Expected<PreviewKind> parsePreviewKind(StringRef name,
+                                             const CompileFlags &flags) {
+  // Only the target matters for the kind: the flags need not resolve.
+  PipelineOptions options;
+  options.target = parseTargetKind(flags.target).value_or(TargetKind::CPU);
+  options.emulateGPU = flags.emulateGPU;
+  llvm::Expected<OutputKind> kind =
+      parseOutputKind(name, options, "stage", /*withStages=*/true,
+                      /*textOnly=*/true);
+  if (!kind)
+    return llvm::make_error<lsp::LSPError>(llvm::toString(kind.takeError()),
+                                           lsp::ErrorCode::InvalidParams);
+  return *kind;
 }
 
 namespace {
@@ -118,7 +92,7 @@ static PipelineRun runPipeline(const Snapshot &snapshot,
                                const DialectRegistry &registry, Stage last,
                                const std::atomic<bool> &cancelled,
                                AfterLoad afterLoad, AfterStage afterStage,
-                               StringRef gpuBinaryFormat = "") {
+                               std::optional<OutputKind> output = {}) {
   PipelineRun run;
   if (cancelled) {
     run.cancelled = true;
@@ -139,8 +113,8 @@ static PipelineRun runPipeline(const Snapshot &snapshot,
               run.flagsError));
       return;
     }
-    if (!gpuBinaryFormat.empty())
-      options->gpuBinaryFormat = gpuBinaryFormat.str();
+    if (output)
+      configurePipelineFor(*output, *options);
     run.options = *options;
 
     // Its own context: MLIRContext may not be shared with the main thread.
@@ -233,15 +207,6 @@ DiagnosticsRun runForDiagnostics(const Snapshot &snapshot,
   return result;
 }
 
-/// The functions defined in `module`, for messages: "@f, @g".
-static std::string listFunctions(ModuleOp module) {
-  std::string names;
-  for (auto function : module.getOps<FunctionOpInterface>())
-    if (!function.isExternal())
-      names += (names.empty() ? "@" : ", @") + function.getName().str();
-  return names.empty() ? "none" : names;
-}
-
 llvm::Expected<std::string>
 renderStage(const Snapshot &snapshot, const DialectRegistry &registry,
             const PreviewKind &kind, const std::optional<std::string> &function,
@@ -255,64 +220,21 @@ renderStage(const Snapshot &snapshot, const DialectRegistry &registry,
           const PipelineOptions &options) -> LogicalResult {
         if (info.stage != kind.stage)
           return success();
-        Operation *symbol = nullptr;
-        if (function) {
-          symbol = SymbolTable::lookupSymbolIn(module, *function);
-          if (!symbol || !isa<FunctionOpInterface>(symbol)) {
-            failureMessage = "no function @" + *function + " in the IR after " +
-                             info.id.str() + " (it has " +
-                             listFunctions(module) + ")";
-            return failure();
-          }
-        }
-        if (kind.kind == PreviewKind::DeviceAssembly) {
-          // The whole device module: kernels are not per function.
-          llvm::Expected<std::string> image = getEmbeddedDeviceImage(module);
-          if (!image) {
-            failureMessage = llvm::toString(image.takeError());
-            return failure();
-          }
-          ir = StringRef(*image).rtrim('\0').str();
-          return success();
-        }
-        if (kind.kind == PreviewKind::MLIR) {
-          llvm::raw_string_ostream os(ir);
-          if (symbol)
-            symbol->print(os);
-          else
-            module.print(os);
-          if (!StringRef(ir).ends_with("\n"))
-            os << "\n";
-          return success();
-        }
-        auto tm = createCPUTargetMachine(options);
-        if (!tm) {
-          failureMessage = llvm::toString(tm.takeError());
-          return failure();
-        }
-        // The function and the parallel regions OpenMP outlines from it
-        // (named `<function>..omp_par...`).
-        std::string prefix = function ? *function + "." : "";
-        auto keep = [&](StringRef name) {
-          return name == *function || name.starts_with(prefix);
-        };
         SmallVector<char, 0> out;
-        if (llvm::Error err =
-                emitCode(module, **tm,
-                         kind.kind == PreviewKind::LLVMIR ? CodeKind::LLVMIR
-                                                          : CodeKind::Assembly,
-                         out,
-                         function ? llvm::function_ref<bool(StringRef)>(keep)
-                                  : nullptr)) {
-          // What went wrong was reported as diagnostics (firstError).
+        std::optional<StringRef> only;
+        if (function)
+          only = *function;
+        if (llvm::Error err = renderOutput(module, kind, options, out, only)) {
+          // What went wrong in a translation was reported as diagnostics
+          // too (firstError).
           failureMessage = llvm::toString(std::move(err));
-          translationFailed = true;
+          translationFailed = kind.kind != OutputKind::StageIR;
           return failure();
         }
         ir.assign(out.begin(), out.end());
         return success();
       },
-      kind.kind == PreviewKind::DeviceAssembly ? "isa" : "");
+      kind);
   if (run.cancelled)
     return makeCancelledError();
   if (!run.crash.empty())

@@ -16,6 +16,7 @@
 #include "CompilerDecisions.h"
 
 #include "polyblocks/Driver/CompileFlags.h"
+#include "polyblocks/Driver/Outputs.h"
 #include "polyblocks/Target/GPUTarget.h"
 
 #include "llvm/Support/Error.h"
@@ -46,29 +47,20 @@ struct Snapshot {
   std::string flagsError;
 };
 
-/// What a stage preview shows.
-struct PreviewKind {
-  /// DeviceAssembly: a GPU target's device code as text (PTX, amdgcn).
-  enum Kind { MLIR, LLVMIR, Assembly, DeviceAssembly } kind = MLIR;
-  /// The stage after which the MLIR is shown (S5 for LLVM IR and assembly).
-  polyblocks::Stage stage = polyblocks::Stage::S5;
-  /// The name used in requests and file names: "s1".."s5", "llvm", "asm",
-  /// "ptx" (nvgpu), "amdgcn" (amdgpu).
-  std::string id;
-  /// The extension of the preview file: ".mlir", ".ll", ".s", ".ptx" or
-  /// ".amdgcn".
-  std::string extension;
-};
+/// What a stage preview shows: the text outputs of a compilation (a
+/// stage's IR, LLVM IR, assembly, device assembly), as pbtool names them.
+using PreviewKind = polyblocks::OutputKind;
 
 /// The device-code previews (the text kinds of getDeviceCodeKinds: PTX,
 /// amdgcn), one per GPU target.
 llvm::SmallVector<const polyblocks::DeviceCodeKind *, 2>
 getDeviceAssemblyPreviews();
 
-/// Parses a stage name of a preview request (case-insensitive). `target` is
-/// the target in force, for the message about device code of another one.
-llvm::Expected<PreviewKind> parsePreviewKind(llvm::StringRef name,
-                                             llvm::StringRef target);
+/// Parses a stage name of a preview request (case-insensitive: "s1".."s5",
+/// "llvm", "asm", "ptx", "amdgcn"). `flags` are those in force, for the
+/// message about device code of another target.
+llvm::Expected<PreviewKind>
+parsePreviewKind(llvm::StringRef name, const polyblocks::CompileFlags &flags);
 
 /// The outcome of a diagnostics run.
 struct DiagnosticsRun {

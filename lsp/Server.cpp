@@ -782,8 +782,7 @@ void Server::Impl::renderOnWorker(
                 PreviewKind());
   Document &document = *open->document;
   Snapshot snapshot = makeSnapshot(document);
-  llvm::Expected<PreviewKind> kind =
-      parsePreviewKind(stage, snapshot.flags.target);
+  llvm::Expected<PreviewKind> kind = parsePreviewKind(stage, snapshot.flags);
   if (!kind)
     return done(kind.takeError(), PreviewKind());
   if (!document.isValid())
@@ -833,14 +832,6 @@ void Server::Impl::onStageIR(const StageIRParams &params,
                  });
 }
 
-/// `name` made safe for a file name.
-static std::string sanitizeFileName(StringRef name) {
-  std::string safe;
-  for (char c : name)
-    safe += llvm::isAlnum(c) || c == '_' || c == '-' || c == '.' ? c : '_';
-  return safe;
-}
-
 llvm::Expected<std::string> Server::Impl::writePreview(
     StringRef dir, const lsp::URIForFile &uri, const PreviewKind &kind,
     const std::optional<std::string> &function, StringRef ir) {
@@ -848,15 +839,10 @@ llvm::Expected<std::string> Server::Impl::writePreview(
     return makeError(lsp::ErrorCode::RequestFailed,
                      "cannot create the stage directory '" + dir +
                          "': " + ec.message());
-  std::string name = sanitizeFileName(llvm::sys::path::stem(uri.file()));
+  std::optional<StringRef> only;
   if (function)
-    name += "." + sanitizeFileName(*function);
-  if (kind.kind == PreviewKind::MLIR) {
-    const StageInfo &info = getStageInfo(kind.stage);
-    name += "." + std::to_string(static_cast<int>(kind.stage)) + "." +
-            info.name.str();
-  }
-  name += kind.extension;
+    only = *function;
+  std::string name = getOutputFileName(uri.file(), kind, only);
   llvm::SmallString<256> path(dir);
   llvm::sys::path::append(path, name);
   if (llvm::Error err = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {

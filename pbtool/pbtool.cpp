@@ -15,6 +15,7 @@
 
 #include "polyblocks/Driver/CompileFlags.h"
 #include "polyblocks/Driver/Explain.h"
+#include "polyblocks/Driver/Outputs.h"
 #include "polyblocks/Driver/SharedLibrary.h"
 #include "polyblocks/Execution/JitModule.h"
 #include "polyblocks/InitAll.h"
@@ -280,17 +281,6 @@ static std::vector<HostTensor> makeResults(const KernelSignature &sig) {
 }
 
 /// True when the kernels of `options` run on a GPU (not emulated).
-/// Where libpolyblocks_runtime.so is: lib/ beside pbtool's bin/, in the
-/// build tree and in an installation alike.
-static std::string getRuntimeLibraryDir() {
-  static int anchor;
-  llvm::SmallString<256> dir(llvm::sys::path::parent_path(
-      llvm::sys::path::parent_path(llvm::sys::fs::getMainExecutable(
-          "pbtool", reinterpret_cast<void *>(&anchor)))));
-  llvm::sys::path::append(dir, "lib");
-  return dir.str().str();
-}
-
 static bool runsOnGPU(const PipelineOptions &options) {
   return isGPUTarget(options.target) && !options.emulateGPU;
 }
@@ -446,61 +436,49 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   std::optional<PipelineOptions> options = getPipelineOptions();
   if (!options)
     return kUsageError;
-  std::optional<Stage> lastStage;
+  // What to write: a stage's IR (--compile-to) or the code (--emit).
+  std::optional<OutputKind> output;
   if (!compileTo.empty()) {
-    lastStage = parseStage(compileTo);
-    if (!lastStage) {
+    std::optional<Stage> stage = parseStage(compileTo);
+    if (!stage) {
       reportError("unknown stage '" + compileTo +
                   "' for --compile-to "
                   "(expected s1, s2, s3, s4 or s5)");
       return kUsageError;
     }
+    output = getStageOutput(*stage);
   }
-  CodeKind codeKind = CodeKind::Object;
-  // Device code: S5 embeds its format (instead of the target's default)
-  // and --emit writes it.
-  const DeviceCodeKind *device = findDeviceCodeKind(emitKind);
-  bool emitDevice = device != nullptr;
-  bool emitShared = emitKind == "shared";
-  if (emitKind == "obj" || emitShared)
-    codeKind = CodeKind::Object;
-  else if (emitKind == "asm")
-    codeKind = CodeKind::Assembly;
-  else if (emitKind == "llvm")
-    codeKind = CodeKind::LLVMIR;
-  else if (emitDevice &&
-           (device->target != options->target || options->emulateGPU)) {
-    reportError("--emit=" + emitKind + " is device code of target " +
-                getTargetKindName(device->target) +
-                "; add --target=" + getTargetKindName(device->target) +
-                (options->emulateGPU ? " without --emulate-gpu" : ""));
-    return kUsageError;
-  } else if (!emitDevice) {
-    reportError("unknown --emit kind '" + emitKind +
-                "' (expected obj, shared, asm, llvm, ptx, cubin, hsaco or "
-                "amdgcn)");
-    return kUsageError;
-  }
-  if (emitDevice)
-    options->gpuBinaryFormat = device->format.str();
-  if (lastStage && emitKind.getNumOccurrences()) {
+  if (output && emitKind.getNumOccurrences()) {
     reportError("--compile-to and --emit cannot be combined: --compile-to "
                 "writes MLIR");
     return kUsageError;
   }
+  if (!output) {
+    llvm::Expected<OutputKind> kind =
+        parseOutputKind(emitKind, *options, "--emit kind",
+                        /*withStages=*/false, /*textOnly=*/false);
+    if (!kind) {
+      reportError(kind.takeError());
+      return kUsageError;
+    }
+    output = *kind;
+  }
+  if (output->kind == OutputKind::SharedLibrary && options->emulateGPU) {
+    reportError("--emit=shared links the target's code; --emulate-gpu is "
+                "for crosscheck, run and bench");
+    return kUsageError;
+  }
+  configurePipelineFor(*output, *options);
 
   auto tm = createCPUTargetMachine(*options);
   if (!tm) {
     reportError(tm.takeError());
     return kError;
   }
-  if (emitShared && options->emulateGPU) {
-    reportError("--emit=shared links the target's code; --emulate-gpu is "
-                "for crosscheck, run and bench");
-    return kUsageError;
-  }
-  if (!depfileName.empty() && outputFilename.empty() &&
-      (lastStage || (emitKind != "obj" && !emitShared))) {
+  // Text goes to standard output by default; files are named after the
+  // input.
+  bool textToStdout = output->isText();
+  if (!depfileName.empty() && outputFilename.empty() && textToStdout) {
     reportError("--depfile needs an output file (-o) to name in its rule");
     return kUsageError;
   }
@@ -509,10 +487,6 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
       loadProgram(inputFilename, context, sourceMgr);
   if (!program)
     return kError;
-
-  StringRef stem = llvm::sys::path::stem(inputFilename);
-  if (stem.empty() || stem == "-")
-    stem = "kernel";
 
   // Stage dumps are written as soon as each stage is done.
   if (!dumpStagesDir.empty()) {
@@ -525,15 +499,14 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
       return kError;
     }
   }
-  auto dumpStage = [&](const StageInfo &info, ModuleOp module) {
+  auto afterStage = [&](const StageInfo &info, ModuleOp module) {
     if (explain && info.stage == Stage::S3)
       emitExplanationRemarks(module);
     if (dumpStagesDir.empty())
       return success();
     SmallString<256> path(dumpStagesDir);
-    llvm::sys::path::append(path, stem + "." +
-                                      Twine(static_cast<int>(info.stage)) +
-                                      "." + info.name + ".mlir");
+    llvm::sys::path::append(
+        path, getOutputFileName(inputFilename, getStageOutput(info.stage)));
     return success(writeOutputs({{path.str().str(), [&](raw_ostream &os) {
                                     module.print(os);
                                     return llvm::Error::success();
@@ -542,73 +515,40 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   if (!headerFilename.empty() && failed(checkHeaderNames(program->signatures)))
     return kError;
   // An object or a header is for linking into a C program.
-  if ((!headerFilename.empty() || (!lastStage && !emitDevice && !emitShared)) &&
+  if ((!headerFilename.empty() || output->kind == OutputKind::Object) &&
       failed(checkLinkableNames(program->signatures)))
     return kError;
   ModuleOp module = *program->module;
-  if (failed(runStages(module, lastStage.value_or(Stage::S5), *options,
-                       dumpStage)))
+  if (failed(runStages(module, output->stage, *options, afterStage)))
     return kError;
 
   // The main output, produced in memory first.
-  std::string defaultOutput = "-";
   llvm::SmallVector<char, 0> contents;
-  if (lastStage) {
-    llvm::raw_svector_ostream os(contents);
-    module.print(os);
-  } else if (emitDevice) {
-    llvm::Expected<std::string> image = getEmbeddedDeviceImage(module);
-    if (!image) {
-      reportError(image.takeError());
-      return kError;
-    }
-    // Assembly (PTX) is embedded NUL-terminated, as the driver expects.
-    if (device->format == "isa" && !image->empty() && image->back() == '\0')
-      image->pop_back();
-    contents.assign(image->begin(), image->end());
-    if (device->format == "bin")
-      defaultOutput = (stem + "." + emitKind).str();
-  } else {
-    if (llvm::Error err = emitCode(module, **tm, codeKind, contents)) {
-      reportError(std::move(err));
-      return kError;
-    }
-    if (emitShared) {
-      SharedLibraryOptions linkOptions;
-      linkOptions.openmp = options->parallelize && !runsOnGPU(*options);
-      linkOptions.gpuRuntime = runsOnGPU(*options);
-      linkOptions.runtimeDir = getRuntimeLibraryDir();
-      llvm::Expected<std::string> library =
-          linkSharedLibrary(contents, linkOptions);
-      if (!library) {
-        reportError(library.takeError());
-        return kError;
-      }
-      contents.assign(library->begin(), library->end());
-      defaultOutput = (stem + ".so").str();
-    } else if (codeKind == CodeKind::Object) {
-      defaultOutput = (stem + ".o").str();
-    }
+  if (llvm::Error err = renderOutput(module, *output, *options, contents)) {
+    reportError(std::move(err));
+    return kError;
   }
-  std::string output =
-      outputFilename.empty() ? defaultOutput : outputFilename.getValue();
+  std::string outputPath = !outputFilename.empty() ? outputFilename.getValue()
+                           : textToStdout
+                               ? std::string("-")
+                               : getOutputFileName(inputFilename, *output);
 
   SmallVector<PendingOutput> pending;
-  pending.push_back({output, [&](raw_ostream &os) {
+  pending.push_back({outputPath, [&](raw_ostream &os) {
                        os.write(contents.data(), contents.size());
                        return llvm::Error::success();
                      }});
+  bool gpu = runsOnGPU(*options);
+  std::string targetDescription =
+      (getTargetKindName(options->target) + " (" +
+       (gpu ? StringRef(options->chip) : (*tm)->getTargetCPU()) + ")")
+          .str();
   std::string header;
   if (!headerFilename.empty()) {
-    bool gpu = runsOnGPU(*options);
     StringRef headerName = llvm::sys::path::filename(headerFilename);
     header = renderKernelHeader(
         program->signatures, llvm::sys::path::filename(inputFilename),
-        makeIncludeGuard(headerName), headerName,
-        (getTargetKindName(options->target) + " (" +
-         (gpu ? StringRef(options->chip) : (*tm)->getTargetCPU()) + ")")
-            .str(),
-        gpu);
+        makeIncludeGuard(headerName), headerName, targetDescription, gpu);
     pending.push_back({headerFilename, [&](raw_ostream &os) {
                          os << header;
                          return llvm::Error::success();
@@ -616,13 +556,8 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   }
   std::string interface;
   if (!interfaceFilename.empty()) {
-    bool gpu = runsOnGPU(*options);
-    interface = renderKernelInterfaceJSON(
-        program->signatures,
-        (getTargetKindName(options->target) + " (" +
-         (gpu ? StringRef(options->chip) : (*tm)->getTargetCPU()) + ")")
-            .str(),
-        gpu);
+    interface =
+        renderKernelInterfaceJSON(program->signatures, targetDescription, gpu);
     pending.push_back({interfaceFilename, [&](raw_ostream &os) {
                          os << interface;
                          return llvm::Error::success();
@@ -630,7 +565,7 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   }
   if (!depfileName.empty()) {
     pending.push_back({depfileName, [&](raw_ostream &os) {
-                         os << escapeForMake(output);
+                         os << escapeForMake(outputPath);
                          if (!headerFilename.empty())
                            os << ' ' << escapeForMake(headerFilename);
                          if (!interfaceFilename.empty())

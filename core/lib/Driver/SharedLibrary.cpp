@@ -34,6 +34,15 @@ static Expected<std::string> writeTemporary(StringRef model, StringRef suffix,
   return path.str().str();
 }
 
+std::string getRuntimeLibraryDir() {
+  static int anchor;
+  SmallString<256> dir(
+      sys::path::parent_path(sys::path::parent_path(sys::fs::getMainExecutable(
+          "pbtool", reinterpret_cast<void *>(&anchor)))));
+  sys::path::append(dir, "lib");
+  return dir.str().str();
+}
+
 Expected<std::string> linkSharedLibrary(ArrayRef<char> object,
                                         const SharedLibraryOptions &options) {
   Expected<std::string> objectPath =
@@ -63,9 +72,11 @@ Expected<std::string> linkSharedLibrary(ArrayRef<char> object,
     args.push_back("-Wl,-rpath," + dir);
   }
   if (options.gpuRuntime) {
-    args.push_back("-L" + options.runtimeDir);
+    std::string dir = options.runtimeDir.empty() ? getRuntimeLibraryDir()
+                                                 : options.runtimeDir;
+    args.push_back("-L" + dir);
     args.push_back("-lpolyblocks_runtime");
-    args.push_back("-Wl,-rpath," + options.runtimeDir);
+    args.push_back("-Wl,-rpath," + dir);
   }
   args.push_back("-lm");
   SmallVector<StringRef> argRefs(args.begin(), args.end());

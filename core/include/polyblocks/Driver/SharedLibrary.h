@@ -24,10 +24,14 @@ struct SharedLibraryOptions {
   /// Generated code calls the OpenMP runtime (libomp).
   bool openmp = true;
   /// A GPU target: the kernels call the PolyBlocks runtime, found in
-  /// `runtimeDir` (libpolyblocks_runtime.so).
+  /// `runtimeDir` (libpolyblocks_runtime.so; empty: getRuntimeLibraryDir).
   bool gpuRuntime = false;
   std::string runtimeDir;
 };
+
+/// Where libpolyblocks_runtime.so is: lib/ beside the running tool's bin/,
+/// in the build tree and in an installation alike.
+std::string getRuntimeLibraryDir();
 
 /// The compiler driver that links shared libraries: LLVM's clang of the
 /// toolchain PolyBlocks was built with.
