@@ -17,11 +17,11 @@
 #include "polyblocks/Driver/Explain.h"
 #include "polyblocks/Driver/Outputs.h"
 #include "polyblocks/Driver/SharedLibrary.h"
+#include "polyblocks/Execution/HostTensor.h"
 #include "polyblocks/Execution/JitModule.h"
 #include "polyblocks/InitAll.h"
 #include "polyblocks/Interface/KernelInterface.h"
 #include "polyblocks/Pipelines/Pipelines.h"
-#include "polyblocks/Support/HostTensor.h"
 #include "polyblocks/Support/Version.h"
 #include "polyblocks/Target/CPUTarget.h"
 #include "polyblocks/Target/GPUTarget.h"
@@ -470,7 +470,7 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   }
   configurePipelineFor(*output, *options);
 
-  auto tm = createCPUTargetMachine(*options);
+  auto tm = createCPUTargetMachine(options->getCPUTarget());
   if (!tm) {
     reportError(tm.takeError());
     return kError;

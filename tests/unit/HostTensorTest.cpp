@@ -1,6 +1,6 @@
 //===- HostTensorTest.cpp - .npy files, literals, comparison --------------===//
 
-#include "polyblocks/Support/HostTensor.h"
+#include "polyblocks/Execution/HostTensor.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"

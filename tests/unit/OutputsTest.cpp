@@ -55,11 +55,11 @@ TEST(OutputsTest, NamesFilesAfterTheSourceAndStage) {
   EXPECT_EQ(getOutputFileName("mlp.mlir", getStageOutput(Stage::S1), "f g"),
             "mlp.f_g.1.bufferize.mlir");
   PipelineOptions cpu;
-  EXPECT_EQ(getOutputFileName("k.mlir", *parseOutputKind("obj", cpu, "kind",
-                                                          false, false)),
+  EXPECT_EQ(getOutputFileName(
+                "k.mlir", *parseOutputKind("obj", cpu, "kind", false, false)),
             "k.o");
-  EXPECT_EQ(getOutputFileName("-", *parseOutputKind("llvm", cpu, "kind",
-                                                     false, false)),
+  EXPECT_EQ(getOutputFileName(
+                "-", *parseOutputKind("llvm", cpu, "kind", false, false)),
             "kernel.ll");
 }
 

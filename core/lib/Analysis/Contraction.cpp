@@ -122,33 +122,4 @@ std::optional<Contraction> matchContraction(AffineForOp root) {
   return c;
 }
 
-SmallVector<Value> buildRowMultiplyAdds(OpBuilder &builder, Location loc,
-                                        const Contraction &c,
-                                        DenseMap<Value, Value> &ivMap,
-                                        ArrayRef<Value> rows, Value panel,
-                                        ValueRange accs) {
-  AffineLoadOp rowLoad = c.rowLoad;
-  Value rowIv = AffineForOp(c.iLoop).getInductionVar();
-  SmallVector<Value> scalars;
-  for (Value row : rows) {
-    ivMap[rowIv] = row;
-    scalars.push_back(AffineLoadOp::create(
-        builder, loc, rowLoad.getMemRef(), rowLoad.getAffineMap(),
-        remapOperands(rowLoad.getMapOperands(), ivMap)));
-  }
-  return buildMultiplyAdds(builder, loc, scalars, panel, accs);
-}
-
-SmallVector<Value> buildMultiplyAdds(OpBuilder &builder, Location loc,
-                                     ValueRange scalars, Value panel,
-                                     ValueRange accs) {
-  auto vectorType = cast<VectorType>(panel.getType());
-  SmallVector<Value> results;
-  for (auto [scalar, acc] : llvm::zip_equal(scalars, accs)) {
-    Value splat = vector::BroadcastOp::create(builder, loc, vectorType, scalar);
-    results.push_back(vector::FMAOp::create(builder, loc, splat, panel, acc));
-  }
-  return results;
-}
-
 } // namespace polyblocks

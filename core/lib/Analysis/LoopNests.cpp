@@ -37,14 +37,6 @@ std::optional<int64_t> getZeroBasedTripCount(AffineForOp loop) {
   return loop.getConstantUpperBound();
 }
 
-SmallVector<Value> remapOperands(ValueRange mapOperands,
-                                 const DenseMap<Value, Value> &ivMap) {
-  SmallVector<Value> operands;
-  for (Value operand : mapOperands)
-    operands.push_back(ivMap.lookup_or(operand, operand));
-  return operands;
-}
-
 int64_t getLargestDivisorAtMost(int64_t n, int64_t limit) {
   int64_t divisor = std::max<int64_t>(1, std::min(limit, n));
   while (n % divisor != 0)

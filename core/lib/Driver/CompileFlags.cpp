@@ -285,10 +285,10 @@ resolvePipelineOptions(const CompileFlags &flags, bool forTextualPipeline) {
   // An unknown CPU or triple is found here, before any work. (A textual
   // pipeline without a CPU plans for the model's defaults.)
   if (!forTextualPipeline || !flags.cpu.empty()) {
-    auto tm = createCPUTargetMachine(options);
+    auto tm = createCPUTargetMachine(options.getCPUTarget());
     if (!tm)
       return tm.takeError();
-    setCPUParameters(options, **tm);
+    options.cpuModel = getCPUModel(**tm, /*host=*/options.cpu == "host");
   }
   // The overrides of the machine model.
   CPUModel &cpu = options.cpuModel;

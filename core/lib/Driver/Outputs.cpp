@@ -66,14 +66,13 @@ llvm::Expected<OutputKind> parseOutputKind(StringRef name,
       device && (!textOnly || device->format == "isa")) {
     if (device->target != options.target || options.emulateGPU) {
       StringRef needed = getTargetKindName(device->target);
-      return makeError(what + " '" + id + "' is " + device->description +
-                       ", device code of target " + needed +
-                       ", but the target is " +
-                       getTargetKindName(options.target) +
-                       (options.emulateGPU ? " emulated on the CPU" : "") +
-                       " (compile with --target=" + needed +
-                       (options.emulateGPU ? " without --emulate-gpu" : "") +
-                       ")");
+      return makeError(
+          what + " '" + id + "' is " + device->description +
+          ", device code of target " + needed + ", but the target is " +
+          getTargetKindName(options.target) +
+          (options.emulateGPU ? " emulated on the CPU" : "") +
+          " (compile with --target=" + needed +
+          (options.emulateGPU ? " without --emulate-gpu" : "") + ")");
     }
     kind.kind = OutputKind::DeviceCode;
     kind.device = device;
@@ -154,7 +153,7 @@ llvm::Error renderOutput(ModuleOp module, const OutputKind &kind,
   case OutputKind::SharedLibrary:
     break;
   }
-  auto tm = createCPUTargetMachine(options);
+  auto tm = createCPUTargetMachine(options.getCPUTarget());
   if (!tm)
     return tm.takeError();
   // The function and the parallel regions OpenMP outlines from it (named
@@ -166,10 +165,9 @@ llvm::Error renderOutput(ModuleOp module, const OutputKind &kind,
   CodeKind code = kind.kind == OutputKind::LLVMIR     ? CodeKind::LLVMIR
                   : kind.kind == OutputKind::Assembly ? CodeKind::Assembly
                                                       : CodeKind::Object;
-  if (llvm::Error err =
-          emitCode(module, **tm, code, out,
-                   function ? llvm::function_ref<bool(StringRef)>(keep)
-                            : nullptr))
+  if (llvm::Error err = emitCode(
+          module, **tm, code, out,
+          function ? llvm::function_ref<bool(StringRef)>(keep) : nullptr))
     return err;
   if (kind.kind != OutputKind::SharedLibrary)
     return llvm::Error::success();

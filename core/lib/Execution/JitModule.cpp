@@ -19,7 +19,7 @@ JitModule::~JitModule() = default;
 
 llvm::Expected<std::unique_ptr<JitModule>>
 JitModule::create(ModuleOp llvmDialectModule, const PipelineOptions &options) {
-  auto tm = createCPUTargetMachine(options);
+  auto tm = createCPUTargetMachine(options.getCPUTarget());
   if (!tm)
     return tm.takeError();
   auto optimize =

@@ -175,45 +175,50 @@ void buildS2Pipeline(OpPassManager &pm, const PipelineOptions &options) {
   fpm.addPass(createCanonicalizerPass());
 }
 
-void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
-  // For GPUs: f16 matrix products on tensor cores, then the target-neutral
-  // passes (fusion along parallel loops keeps whole bands parallel for
-  // pb-map-to-gpu); the CPU's loop orders, packing, register tiles,
-  // producer slices and OpenMP are not for GPUs. (Tensor-core kernels are
-  // warp-level: --emulate-gpu leaves them out.)
-  bool cpu = !isGPUTarget(options.target);
-  // Upstream fusion and tiling are experimental switches, off by default:
-  // producer-consumer fusion miscompiles nests that reuse a buffer or write
-  // it through a subview (tests/e2e/softmax.mlir and others), sibling fusion
-  // miscompiles overlapping subviews
-  // (tests/Pipelines/s3-fusion-aliasing-subviews.mlir), and the tiling
-  // model picks tiny tiles (tests/Pipelines/s3-tile-size-model.mlir).
-  if (cpu && options.fuse)
+/// S3's experimental switches, off by default: upstream fusion and tiling.
+/// Producer-consumer fusion miscompiles nests that reuse a buffer or write
+/// it through a subview (tests/e2e/softmax.mlir and others), sibling fusion
+/// miscompiles overlapping subviews
+/// (tests/Pipelines/s3-fusion-aliasing-subviews.mlir), and the tiling model
+/// picks tiny tiles (tests/Pipelines/s3-tile-size-model.mlir).
+static void addUpstreamFusion(OpPassManager &pm,
+                              const PipelineOptions &options) {
+  if (options.fuse)
     pm.addNestedPass<func::FuncOp>(affine::createLoopFusionPass(
         /*fastMemorySpace=*/0, /*localBufSizeThreshold=*/0,
         /*maximalFusion=*/false, affine::FusionMode::Sibling));
-  OpPassManager &fpm = pm.nest<func::FuncOp>();
-  // Folds the constants S2 leaves in subscripts, so that accesses compare.
-  fpm.addPass(createCanonicalizerPass());
-  if (cpu) {
-    fpm.addPass(createPBUnrollShortLoops());
-    fpm.addPass(createPBPermuteForVectorization());
-    // Matmuls with up to half as many rows as there are vector registers
-    // (one accumulator per row, the rest for Y and the broadcasts) stream
-    // Y once; the rest are packed for the register-tiled micro-kernel.
-    // (`pbtool bench bench/kernels/gemm_skinny_m{1,8}.mlir
-    // --repetitions=100`, run after run: M=8 4.4-5.1 ms streamed, 12.6-15.1
-    // ms packed; M=1 2.0-2.7 ms streamed.)
-    fpm.addPass(createPBStreamSkinnyContraction());
-    fpm.addPass(createPBRegisterTileContraction());
-  } else if (!options.emulateGPU) {
-    fpm.addPass(createPBMapContractionToTensorCores());
-  }
+}
+static void addExperimentalS3Passes(OpPassManager &fpm,
+                                    const PipelineOptions &options) {
+  if (options.tileCacheSizeKiB != 0)
+    fpm.addPass(affine::createLoopTilingPass(
+        static_cast<uint64_t>(options.tileCacheSizeKiB) * 1024));
+  if (!options.extraS3Passes.empty() &&
+      failed(parsePassPipeline(options.extraS3Passes, fpm, llvm::errs())))
+    llvm::report_fatal_error("bad extra S3 pass pipeline (callers validate "
+                             "it first)");
+}
+
+/// CPU loop nests in the shape the micro-kernels want: short loops
+/// unrolled, unit-stride innermost loops; matmuls with up to half as many
+/// rows as there are vector registers (one accumulator per row, the rest
+/// for Y and the broadcasts) stream Y once, the others are packed for the
+/// register-tiled micro-kernel.
+static void addCPUMicroKernels(OpPassManager &fpm) {
+  fpm.addPass(createPBUnrollShortLoops());
+  fpm.addPass(createPBPermuteForVectorization());
+  fpm.addPass(createPBStreamSkinnyContraction());
+  fpm.addPass(createPBRegisterTileContraction());
+}
+
+/// Fusion, target-neutral but for the CPU's producer slices: fills folded
+/// into their first reader, producer slices recomputed per tile (CPU),
+/// nests fused along their outer loops, then the accumulators fusion
+/// brought together kept in registers. (Invariant loads leave the inner
+/// loops first, so that those loops can fuse too.)
+static void addFusion(OpPassManager &fpm, bool cpu) {
   fpm.addPass(affine::createAffineScalarReplacementPass());
   fpm.addPass(createPBForwardFills());
-  // Fusion, then the accumulators it brought together stay in registers.
-  // (Invariant loads leave the inner loops first, so that those loops can
-  // fuse too.)
   if (cpu)
     fpm.addPass(createPBFuseProducerSlices());
   fpm.addPass(affine::createAffineLoopInvariantCodeMotionPass());
@@ -221,26 +226,43 @@ void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
   fpm.addPass(createPBPromoteAccumulators());
   fpm.addPass(affine::createAffineScalarReplacementPass());
   fpm.addPass(affine::createAffineLoopInvariantCodeMotionPass());
-  if (cpu && options.tileCacheSizeKiB != 0)
-    fpm.addPass(affine::createLoopTilingPass(
-        static_cast<uint64_t>(options.tileCacheSizeKiB) * 1024));
-  if (cpu && !options.extraS3Passes.empty() &&
-      failed(parsePassPipeline(options.extraS3Passes, fpm, llvm::errs())))
-    llvm::report_fatal_error("bad extra S3 pass pipeline (callers validate "
-                             "it first)");
-  fpm.addPass(createPBHoistReciprocals());
-  if (cpu && options.parallelize)
+}
+
+/// The CPU's threads and row kernels: the outermost parallel loops on all
+/// cores, then one stack buffer per thread; row kernels (softmax,
+/// layernorm) fetch the next row while this one computes, and row maxima
+/// take one instruction per vector, not five.
+static void addCPUThreadsAndRowKernels(OpPassManager &fpm,
+                                       const PipelineOptions &options) {
+  if (options.parallelize)
     fpm.addPass(createPBParallelizeOuterLoops());
-  // Now that the parallel loops are known: one stack buffer per thread.
+  fpm.addPass(createPBHoistStackBuffers());
+  fpm.addPass(createPBPrefetchNextRow());
+  fpm.addPass(createPBVectorizeMaxReductions());
+}
+
+void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
+  // For GPUs: f16 matrix products on tensor cores, then the target-neutral
+  // passes (fusion along parallel loops keeps whole bands parallel for
+  // pb-map-to-gpu); the CPU's loop orders, packing, register tiles,
+  // producer slices and OpenMP are not for GPUs. (Tensor-core kernels are
+  // warp-level: --emulate-gpu leaves them out.)
+  bool cpu = !isGPUTarget(options.target);
   if (cpu)
-    fpm.addPass(createPBHoistStackBuffers());
-  // Row kernels (softmax, layernorm) fetch the next row while this one
-  // computes.
-  if (cpu) {
-    fpm.addPass(createPBPrefetchNextRow());
-    // Row maxima (softmax) at one instruction per vector, not five.
-    fpm.addPass(createPBVectorizeMaxReductions());
-  }
+    addUpstreamFusion(pm, options);
+  OpPassManager &fpm = pm.nest<func::FuncOp>();
+  // Folds the constants S2 leaves in subscripts, so that accesses compare.
+  fpm.addPass(createCanonicalizerPass());
+  if (cpu)
+    addCPUMicroKernels(fpm);
+  else if (!options.emulateGPU)
+    fpm.addPass(createPBMapContractionToTensorCores());
+  addFusion(fpm, cpu);
+  if (cpu)
+    addExperimentalS3Passes(fpm, options);
+  fpm.addPass(createPBHoistReciprocals());
+  if (cpu)
+    addCPUThreadsAndRowKernels(fpm, options);
   fpm.addPass(createCanonicalizerPass());
   fpm.addPass(createCSEPass());
 }

@@ -43,7 +43,7 @@ static std::string getHostFeatureString() {
 }
 
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
-createCPUTargetMachine(const PipelineOptions &options) {
+createCPUTargetMachine(const CPUTargetSpec &options) {
   initializeNativeTarget();
   llvm::Triple triple(options.triple.empty() ? llvm::sys::getProcessTriple()
                                              : options.triple);
@@ -56,7 +56,7 @@ createCPUTargetMachine(const PipelineOptions &options) {
 
   bool host = options.cpu == "host";
   std::string cpu = host ? llvm::sys::getHostCPUName().str() : options.cpu;
-  std::string features = options.cpuFeatures;
+  std::string features = options.features;
   if (host && features.empty())
     features = getHostFeatureString();
 
@@ -94,9 +94,9 @@ static unsigned readHostCacheKiB(unsigned index) {
   return 0;
 }
 
-void setCPUParameters(PipelineOptions &options, llvm::TargetMachine &tm) {
+CPUModel getCPUModel(llvm::TargetMachine &tm, bool host) {
   const llvm::MCSubtargetInfo *subtarget = tm.getMCSubtargetInfo();
-  CPUModel &cpu = options.cpuModel;
+  CPUModel cpu;
   if (subtarget->checkFeatures("+avx512f")) {
     cpu.vectorBits = 512;
     cpu.numVectorRegisters = 32;
@@ -107,7 +107,7 @@ void setCPUParameters(PipelineOptions &options, llvm::TargetMachine &tm) {
     cpu.vectorBits = 128;
     cpu.numVectorRegisters = 16;
   }
-  if (options.cpu == "host") {
+  if (host) {
     if (unsigned kib = readHostCacheKiB(0))
       cpu.l1CacheKiB = kib;
     if (unsigned kib = readHostCacheKiB(2))
@@ -115,6 +115,7 @@ void setCPUParameters(PipelineOptions &options, llvm::TargetMachine &tm) {
     if (unsigned threads = std::thread::hardware_concurrency())
       cpu.numThreads = threads;
   }
+  return cpu;
 }
 
 llvm::Expected<std::unique_ptr<llvm::Module>>

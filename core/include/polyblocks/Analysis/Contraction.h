@@ -42,22 +42,6 @@ struct Contraction {
 /// a panel (moves with j at unit stride, with none of the parallel loops).
 std::optional<Contraction> matchContraction(mlir::affine::AffineForOp root);
 
-/// The vector multiply-adds of the rewritten nests' innermost step: for each
-/// row value `rows[r]` (standing for the row loop), `accs[r]` +
-/// broadcast(X[row r, ...]) * `panel`, as one vector.fma; X's other
-/// induction variables come from `ivMap`, whose row entry this sets.
-llvm::SmallVector<mlir::Value> buildRowMultiplyAdds(
-    mlir::OpBuilder &builder, mlir::Location loc, const Contraction &c,
-    llvm::DenseMap<mlir::Value, mlir::Value> &ivMap,
-    llvm::ArrayRef<mlir::Value> rows, mlir::Value panel, mlir::ValueRange accs);
-
-/// `accs[r]` + broadcast(`scalars[r]`) * `panel` for each r, as vector.fma.
-llvm::SmallVector<mlir::Value> buildMultiplyAdds(mlir::OpBuilder &builder,
-                                                 mlir::Location loc,
-                                                 mlir::ValueRange scalars,
-                                                 mlir::Value panel,
-                                                 mlir::ValueRange accs);
-
 } // namespace polyblocks
 
 #endif // POLYBLOCKS_ANALYSIS_CONTRACTION_H

@@ -25,13 +25,6 @@ bool containsLoop(mlir::Block *block);
 /// other bounds or steps.
 std::optional<int64_t> getZeroBasedTripCount(mlir::affine::AffineForOp loop);
 
-/// The map operands of an affine access with the induction variables of a
-/// rewritten nest replaced through `ivMap` (old loop -> the value standing
-/// for it now); other operands stay.
-llvm::SmallVector<mlir::Value>
-remapOperands(mlir::ValueRange mapOperands,
-              const llvm::DenseMap<mlir::Value, mlir::Value> &ivMap);
-
 /// The largest divisor of `n` that is at most `limit` (at least 1): the
 /// block of a loop of `n` iterations that cuts it into whole blocks.
 int64_t getLargestDivisorAtMost(int64_t n, int64_t limit);

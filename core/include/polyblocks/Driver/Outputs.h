@@ -1,4 +1,5 @@
-//===- Outputs.h - What a compilation writes, and its file names -*- C++ -*-===//
+//===- Outputs.h - What a compilation writes, and its file names -*- C++
+//-*-===//
 //
 // The one driver API for what comes out of a compilation, shared by pbtool
 // (compile --emit / --compile-to / --dump-stages) and pb-lsp (stage

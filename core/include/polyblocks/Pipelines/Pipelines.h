@@ -10,6 +10,7 @@
 #ifndef POLYBLOCKS_PIPELINES_PIPELINES_H
 #define POLYBLOCKS_PIPELINES_PIPELINES_H
 
+#include "polyblocks/Target/CPUTarget.h"
 #include "polyblocks/Target/MachineModel.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -85,6 +86,8 @@ struct PipelineOptions {
 
   /// The machine the passes read (attached to the module as `pb.machine`).
   MachineModel getMachineModel() const;
+  /// The CPU that S5 generates the host code for.
+  CPUTargetSpec getCPUTarget() const { return {cpu, cpuFeatures, triple}; }
 };
 
 /// Appends the passes of one stage to `pm` (a pass manager on builtin.module).

@@ -8,7 +8,7 @@
 #ifndef POLYBLOCKS_TARGET_CPUTARGET_H
 #define POLYBLOCKS_TARGET_CPUTARGET_H
 
-#include "polyblocks/Pipelines/Pipelines.h"
+#include "polyblocks/Target/MachineModel.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -26,16 +26,26 @@ class TargetMachine;
 
 namespace polyblocks {
 
-/// Creates the TargetMachine for the CPU in `options` ("host" = this
-/// machine, with its features). Fails with a readable message for an
-/// unknown triple or CPU name.
-llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
-createCPUTargetMachine(const PipelineOptions &options);
+/// The CPU to generate code for.
+struct CPUTargetSpec {
+  /// As LLVM names it; "host" = the machine running the compiler.
+  std::string cpu = "host";
+  /// LLVM feature string, e.g. "+avx2,+fma"; empty = the CPU's own.
+  std::string features;
+  /// Target triple; empty = the host's.
+  std::string triple;
+};
 
-/// Fills the target-dependent parameters of `options` that S3's models use
-/// (vector width and register count from the CPU's features; the L1 data
-/// and level-2 cache sizes from the host when compiling for it).
-void setCPUParameters(PipelineOptions &options, llvm::TargetMachine &tm);
+/// Creates the TargetMachine for `spec` ("host" = this machine, with its
+/// features). Fails with a readable message for an unknown triple or CPU
+/// name.
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+createCPUTargetMachine(const CPUTargetSpec &spec);
+
+/// The machine model of the CPU of `tm`: vector width and register count
+/// from its features; for the host (`host`), the L1 data and L2 cache
+/// sizes and the threads of this machine, else the model's defaults.
+CPUModel getCPUModel(llvm::TargetMachine &tm, bool host);
 
 /// Translates a module in the LLVM dialect (the output of S5) into LLVM IR
 /// for `tm` and optimizes it at -O3.

@@ -10,7 +10,7 @@
 #ifndef POLYBLOCKS_TARGET_GPUTARGET_H
 #define POLYBLOCKS_TARGET_GPUTARGET_H
 
-#include "polyblocks/Pipelines/Pipelines.h"
+#include "polyblocks/Target/MachineModel.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringRef.h"

@@ -2,7 +2,8 @@
 //
 // Every pass PolyBlocks owns is declared here. The name chain is kept across
 // record, flag, file and test: `PBLegalizeInput` / `pb-legalize-input` /
-// `LegalizeInput.cpp` / `tests/Transforms/legalize-input.mlir`.
+// `Common/LegalizeInput.cpp` / `tests/Transforms/Common/legalize-input.mlir`;
+// passes live in Common/, CPU/ or GPU/ by the targets they serve.
 //
 //===----------------------------------------------------------------------===//
 
@@ -1091,7 +1092,7 @@ def PBApproximateMath : Pass<"pb-approximate-math"> {
     can approximate or expand is replaced too: sin, cos, atan, rsqrt,
     floor (as -ceil(-x)), ceil, pow, the hyperbolic functions, ...
     tests/e2e/math-ops.mlir checks these on the CPU
-    (tests/Transforms/approximate-math-complete.test).
+    (tests/Transforms/Common/approximate-math-complete.test).
 
     exp on f32, the inner loop of a softmax, is PolyBlocks' own version of
     MLIR's (its range reduction and polynomial) in 15 operations per element
@@ -1102,7 +1103,7 @@ def PBApproximateMath : Pass<"pb-approximate-math"> {
     an integer, no add of the bias), no clamp of x from above (the result
     is +inf there anyway), and exp(r) = 1 + r (1 + r p(r)) in two fused
     multiply-adds. Its error against libm's double-precision exp is at most
-    0.9 ulp over [-87.3, 88.3] (tests/Transforms/approximate-math-accuracy.mlir).
+    0.9 ulp over [-87.3, 88.3] (tests/Transforms/Common/approximate-math-accuracy.mlir).
 
     ```mlir
     %e = math.exp %x : f32

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "polyblocks/Transforms/Passes.h"
+#include "polyblocks/Transforms/Utils/IRBuilders.h"
 
 #include "polyblocks/Target/MachineModel.h"
 

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "polyblocks/Transforms/Passes.h"
+#include "polyblocks/Transforms/Utils/IRBuilders.h"
 
 #include "polyblocks/Analysis/AccessPattern.h"
 #include "polyblocks/Analysis/Contraction.h"

@@ -1,6 +1,6 @@
 //===- HostTensor.cpp - Tensors in host memory ----------------------------===//
 
-#include "polyblocks/Support/HostTensor.h"
+#include "polyblocks/Execution/HostTensor.h"
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/STLExtras.h"

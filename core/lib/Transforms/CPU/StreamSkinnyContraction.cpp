@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "polyblocks/Transforms/Passes.h"
+#include "polyblocks/Transforms/Utils/IRBuilders.h"
 
 #include "polyblocks/Analysis/Contraction.h"
 #include "polyblocks/Analysis/LoopNests.h"

@@ -151,7 +151,7 @@ struct ExpF64Approximation : public OpRewritePattern<math::ExpOp> {
 /// - exp(r) = 1 + r (1 + r p(r)) in two fused multiply-adds instead of
 ///   r^2, r^2 p + r and + 1: one operation fewer, and more accurate (at
 ///   most 0.875 ulp over [-87.3, 88.3] against libm's double-precision exp,
-///   0.998 before: tests/Transforms/approximate-math-accuracy.mlir).
+///   0.998 before: tests/Transforms/Common/approximate-math-accuracy.mlir).
 /// Below -87.3, k = -127 gives 0, as before. NaN stays NaN.
 struct ExpF32Approximation : public OpRewritePattern<math::ExpOp> {
   ExpF32Approximation(MLIRContext *context)

@@ -1,0 +1,44 @@
+//===- IRBuilders.h - IR the rewriting passes share -------------*- C++ -*-===//
+//
+// Small builders of the IR that several S3 passes emit: the operands of a
+// moved access, the vector multiply-adds of a micro-kernel's step.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POLYBLOCKS_TRANSFORMS_UTILS_IRBUILDERS_H
+#define POLYBLOCKS_TRANSFORMS_UTILS_IRBUILDERS_H
+
+#include "polyblocks/Analysis/Contraction.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace polyblocks {
+
+/// The map operands of an affine access with the induction variables of a
+/// rewritten nest replaced through `ivMap` (old loop -> the value standing
+/// for it now); other operands stay.
+llvm::SmallVector<mlir::Value>
+remapOperands(mlir::ValueRange mapOperands,
+              const llvm::DenseMap<mlir::Value, mlir::Value> &ivMap);
+
+/// The vector multiply-adds of the rewritten nests' innermost step: for each
+/// row value `rows[r]` (standing for the row loop), `accs[r]` +
+/// broadcast(X[row r, ...]) * `panel`, as one vector.fma; X's other
+/// induction variables come from `ivMap`, whose row entry this sets.
+llvm::SmallVector<mlir::Value> buildRowMultiplyAdds(
+    mlir::OpBuilder &builder, mlir::Location loc, const Contraction &c,
+    llvm::DenseMap<mlir::Value, mlir::Value> &ivMap,
+    llvm::ArrayRef<mlir::Value> rows, mlir::Value panel, mlir::ValueRange accs);
+
+/// `accs[r]` + broadcast(`scalars[r]`) * `panel` for each r, as vector.fma.
+llvm::SmallVector<mlir::Value> buildMultiplyAdds(mlir::OpBuilder &builder,
+                                                 mlir::Location loc,
+                                                 mlir::ValueRange scalars,
+                                                 mlir::Value panel,
+                                                 mlir::ValueRange accs);
+
+} // namespace polyblocks
+
+#endif // POLYBLOCKS_TRANSFORMS_UTILS_IRBUILDERS_H

@@ -1,0 +1,50 @@
+//===- IRBuilders.cpp - IR the rewriting passes share ---------------------===//
+
+#include "polyblocks/Transforms/Utils/IRBuilders.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::affine;
+
+namespace polyblocks {
+
+SmallVector<Value> remapOperands(ValueRange mapOperands,
+                                 const DenseMap<Value, Value> &ivMap) {
+  SmallVector<Value> operands;
+  for (Value operand : mapOperands)
+    operands.push_back(ivMap.lookup_or(operand, operand));
+  return operands;
+}
+
+SmallVector<Value> buildRowMultiplyAdds(OpBuilder &builder, Location loc,
+                                        const Contraction &c,
+                                        DenseMap<Value, Value> &ivMap,
+                                        ArrayRef<Value> rows, Value panel,
+                                        ValueRange accs) {
+  AffineLoadOp rowLoad = c.rowLoad;
+  Value rowIv = AffineForOp(c.iLoop).getInductionVar();
+  SmallVector<Value> scalars;
+  for (Value row : rows) {
+    ivMap[rowIv] = row;
+    scalars.push_back(AffineLoadOp::create(
+        builder, loc, rowLoad.getMemRef(), rowLoad.getAffineMap(),
+        remapOperands(rowLoad.getMapOperands(), ivMap)));
+  }
+  return buildMultiplyAdds(builder, loc, scalars, panel, accs);
+}
+
+SmallVector<Value> buildMultiplyAdds(OpBuilder &builder, Location loc,
+                                     ValueRange scalars, Value panel,
+                                     ValueRange accs) {
+  auto vectorType = cast<VectorType>(panel.getType());
+  SmallVector<Value> results;
+  for (auto [scalar, acc] : llvm::zip_equal(scalars, accs)) {
+    Value splat = vector::BroadcastOp::create(builder, loc, vectorType, scalar);
+    results.push_back(vector::FMAOp::create(builder, loc, splat, panel, acc));
+  }
+  return results;
+}
+
+} // namespace polyblocks
