@@ -407,11 +407,8 @@ def PBStreamSkinnyContraction
     `C` only has to stay in cache (half of `cache-kib`). `NB` is the widest
     multiple of the vector width dividing the column count that fits, with
     at least one block per thread (`threads`); nests with no such `NB` are
-    left to the micro-kernel. Wide blocks matter: on a 2-core Zen 3, M=1
-    N=K=4096 (`pbtool bench bench/kernels/gemm_skinny_m1.mlir
-    --repetitions=100`, run after run) took a median 5.7-5.8 ms with 8
-    blocks (2 KiB of each row of Y per task), 4.5-5.5 ms with 4, 3.4 ms with
-    2, before the register blocks; with them 2.0-2.7 ms.
+    left to the micro-kernel. (Wide blocks and the register blocks both
+    matter: bench/RESULTS.md, notes on the passes.)
   }];
   let options = [
     Option<"maxRows", "max-rows", "unsigned", /*default=*/"0",
@@ -486,10 +483,7 @@ def PBRegisterTileContraction
     (`%xpack[%it / MR, %k - %kt, r]`), so the `MR` broadcasts of one `k`
     step read `MR` consecutive elements instead of `MR` streams a row of
     `X` apart. The rows left over after the whole tiles are read in place.
-    (On a 2-core Zen 3, `pbtool bench bench/kernels/gemm_1024.mlir
-    --repetitions=30` with and without, alternately, three times: median
-    16.2-16.5 ms vs 18.7-19.0 ms; `gemm_256.mlir`, whose 256 KiB block stays
-    in the 512 KiB L2, measured 0.31-0.38 ms packed vs 0.24-0.28 ms not.)
+    (Measured both ways: bench/RESULTS.md, notes on the passes.)
     The multiply and add are contracted into `vector.fma` (one rounding, as
     BLAS libraries do). The rows are covered by as few tiles of at most
     `rows` rows as possible, as even as possible (`MR` = 6 for 1024 rows and
@@ -607,11 +601,8 @@ def PBFuseProducerSlices
     the `hi - lo` rows recomputed per tile would then exceed
     `max-recompute-percent` of `T` (a small cache), `T` is the smallest tile
     that stays within it, provided its buffer fits in the whole cache: the
-    blur above at `cache-kib=256` gets tiles of 16 rows in a 20-row buffer
-    (`pbtool bench bench/kernels/blur.mlir --l2-cache-kib=256`: medians
-    6.9-12.7 ms over 3 rounds, 7.2-8.5 ms at 512 KiB), where it stayed
-    unfused before (36.7 ms; at 128 KiB, still unfused, 34-35 ms). Otherwise
-    the pass gives up. The full-size intermediate buffer is
+    blur above at `cache-kib=256` gets tiles of 16 rows in a 20-row buffer.
+    Otherwise the pass gives up. The full-size intermediate buffer is
     gone and the data passes from producer to consumer through the cache.
     Tiles are independent, so the tile loop stays parallel.
   }];
@@ -751,10 +742,8 @@ def PBPrefetchNextRow : Pass<"pb-prefetch-next-row", "::mlir::func::FuncOp"> {
     The chunks are long enough for the compute loop to be vectorized as
     before (a prefetch inside it would keep LLVM from vectorizing it). A
     prefetch changes no value; the last row prefetches the first rather
-    than an address past the buffer. (On a 2-core Zen 3, `pbtool bench
-    bench/kernels/{softmax,layernorm}.mlir --repetitions=100` with and
-    without the pass, alternately, three times: 4096 x 1024 f32 softmax
-    1.47-1.72 ms vs 1.73-2.96 ms, layernorm 0.90-1.20 ms vs 1.12-1.32 ms.)
+    than an address past the buffer. (Measured: bench/RESULTS.md, notes on
+    the passes.)
   }];
   let options = [
     Option<"lineBytes", "line-bytes", "unsigned", /*default=*/"0",
@@ -831,11 +820,8 @@ def PBVectorizeMaxReductions
     so the exact loop runs only for rows holding a NaN or an infinity
     (whose maximum the fast loop could get wrong) or whose maximum is zero
     (whose sign it could get wrong); every result equals the original's.
-    Other loops are left alone. (On a 2-core Zen 3, softmax over 64 x 1024
-    f32, in L2, `pbtool bench --no-parallel --repetitions=2000` with and
-    without, alternately, three times: min 0.0394-0.0397 ms vs
-    0.0413-0.0415 ms; the 4096 x 1024 case is bound by memory and showed no
-    difference.)
+    Other loops are left alone. (Measured: bench/RESULTS.md, notes on the
+    passes.)
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"0",
@@ -1046,17 +1032,9 @@ def PBInterleaveMathLoops : Pass<"pb-interleave-math-loops", "::mlir::func::Func
     lowering to LLVM turns into `!llvm.loop` metadata), unless they run
     fewer than `min-trip-count` iterations.
 
-    Measured on AVX2 (Zen 3), pbtool with this pass against pbtool without,
-    order swapped every round, 8 rounds, median of the per-round ratios of
-    min times: the log of tests/Pipelines/s4-interleave-math-loops.mlir
-    (64 x 1024, `pbtool bench FILE --no-parallel --repetitions=20000`)
-    0.75; the same at 4096 x 1024 on two threads (`sed s/64x1024/4096x1024/g`,
-    `--repetitions=40`) 0.83. Per function, 16 x 1024 f32 in L2, one thread,
-    the two objects linked into one driver and alternated (min of 3000
-    calls): log 0.72, log2 0.73, log1p 0.90, expm1 0.69-0.77, exp2 0.73,
-    1 / (1 + exp(-x)) 0.81, erf 0.97, exp 0.95, exp of x minus the row max
-    0.75, tanh 0.80-0.95 at 2 (1.09 at 4, where its expansion spills).
-    Loops with a reduction (softmax's sum of exps) already get 4 from LLVM.
+    (tanh gets 2: at 4 its expansion spills.) Loops with a reduction
+    (softmax's sum of exps) already get 4 from LLVM. (Measured per
+    function: bench/RESULTS.md, notes on the passes.)
 
     ```mlir
     scf.for %j = %c0 to %c1024 step %c1 {
