@@ -64,6 +64,20 @@ TEST(HeuristicsTest, StreamedMatmulKeepsOneAccumulatorPerRow) {
   EXPECT_EQ(chooseFusionCacheKiB(sapphireRapids()), 2048u);
 }
 
+// The blur of bench/kernels/blur.mlir: rows of 2044 f32 (8 KiB), a halo of
+// 4 rows, 2048 rows. Half of a 512 KiB L2 holds 32 rows: tiles of 28; with
+// 256 KiB, tiles of 12 would recompute 33 %, so the smallest tiles within
+// 25 % (16 rows, a 20-row buffer in the whole cache); with 64 KiB, none.
+TEST(HeuristicsTest, ProducerSlicesFitTheCacheAndBoundRecomputation) {
+  int64_t rowBytes = 2044 * 4, halo = 4, extent = 2048;
+  EXPECT_EQ(chooseProducerSliceRows(rowBytes, halo, extent, 512 << 10, 25), 28);
+  EXPECT_EQ(chooseProducerSliceRows(rowBytes, halo, extent, 256 << 10, 25), 16);
+  EXPECT_EQ(chooseProducerSliceRows(rowBytes, halo, extent, 64 << 10, 25),
+            std::nullopt);
+  // A short dimension is one tile.
+  EXPECT_EQ(chooseProducerSliceRows(rowBytes, halo, 20, 512 << 10, 25), 20);
+}
+
 // Threads come in whole warps: 32 lanes on NVIDIA and RDNA3, 64 on CDNA.
 TEST(HeuristicsTest, GPUBlocksAreWholeWarps) {
   const GPUChipModel *a100 = lookupGPUChip(TargetKind::NVGPU, "sm_80");

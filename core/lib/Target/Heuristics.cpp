@@ -28,6 +28,28 @@ StreamedMatmul chooseStreamedMatmul(const CPUModel &cpu) {
 
 unsigned chooseFusionCacheKiB(const CPUModel &cpu) { return cpu.l2CacheKiB; }
 
+std::optional<int64_t> chooseProducerSliceRows(int64_t rowBytes, int64_t halo,
+                                               int64_t extent,
+                                               int64_t cacheBytes,
+                                               unsigned maxRecomputePercent) {
+  auto rowsIn = [&](int64_t bytes) {
+    return bytes / std::max<int64_t>(1, rowBytes);
+  };
+  auto recomputesTooMuch = [&](int64_t tileRows) {
+    return tileRows <= 0 ||
+           halo * 100 > tileRows * static_cast<int64_t>(maxRecomputePercent);
+  };
+  int64_t tileRows = std::min(rowsIn(cacheBytes / 2) - halo, extent);
+  if (recomputesTooMuch(tileRows) && maxRecomputePercent > 0) {
+    int64_t smallest = llvm::divideCeil(halo * 100, maxRecomputePercent);
+    if (smallest + halo <= rowsIn(cacheBytes))
+      tileRows = std::min(smallest, extent);
+  }
+  if (recomputesTooMuch(tileRows))
+    return std::nullopt;
+  return tileRows;
+}
+
 uint64_t chooseThreadsPerBlock(const GPUChipModel &chip, uint64_t iterations,
                                unsigned maxThreads) {
   uint64_t warps = llvm::alignTo(iterations, chip.warpSize);

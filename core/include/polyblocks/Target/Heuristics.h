@@ -15,6 +15,7 @@
 #include "polyblocks/Target/MachineModel.h"
 
 #include <cstdint>
+#include <optional>
 
 namespace polyblocks {
 
@@ -55,6 +56,20 @@ StreamedMatmul chooseStreamedMatmul(const CPUModel &cpu);
 /// The cache budget of producer-consumer fusion with recomputation
 /// (pb-fuse-producer-slices): tile buffers are sized to one core's L2.
 unsigned chooseFusionCacheKiB(const CPUModel &cpu);
+
+/// The rows of a tile of producer-consumer fusion with recomputation
+/// (pb-fuse-producer-slices): the consumer's tile of an intermediate of
+/// `rowBytes` per row, along a dimension of `extent` rows, needs `halo`
+/// more rows of the producer. The tile buffer takes half of the cache of
+/// `cacheBytes` (the consumer's inputs and outputs stream through the other
+/// half); where that would recompute more than `maxRecomputePercent` of a
+/// tile, the smallest tile that does not, if its buffer fits in the whole
+/// cache (less room for the streams, still far cheaper than the
+/// intermediate's round trip through memory); nullopt when neither does.
+std::optional<int64_t> chooseProducerSliceRows(int64_t rowBytes, int64_t halo,
+                                               int64_t extent,
+                                               int64_t cacheBytes,
+                                               unsigned maxRecomputePercent);
 
 /// Threads per block of a GPU kernel for a band of `iterations`: 256, or
 /// the iterations rounded up to whole warps when fewer.

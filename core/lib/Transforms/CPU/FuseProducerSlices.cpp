@@ -322,32 +322,14 @@ struct FuseProducerSlicesPass
       AffineForOp tiled = c->consumerBand[c->dim];
       int64_t extent =
           tiled.getConstantUpperBound() - tiled.getConstantLowerBound();
-      auto rowsIn = [&](int64_t bytes) {
-        return bytes / std::max<int64_t>(1, rowBytes);
-      };
-      auto recomputesTooMuch = [&](int64_t tileSize) {
-        return tileSize <= 0 ||
-               halo * 100 >
-                   tileSize * static_cast<int64_t>(maxRecomputePercent);
-      };
-      // The tile buffer takes half of the cache; the consumer's inputs and
-      // outputs stream through the other half.
-      int64_t tileSize = std::min(rowsIn(cacheBytes / 2) - halo, extent);
-      // Where that recomputes too much (a small cache), the smallest tiles
-      // that do not, if their buffer fits in the whole cache: less room for
-      // the streams, but far cheaper than the full intermediate's round
-      // trip through memory.
-      if (recomputesTooMuch(tileSize) && maxRecomputePercent > 0) {
-        int64_t smallest = llvm::divideCeil(halo * 100, maxRecomputePercent);
-        if (smallest + halo <= rowsIn(cacheBytes))
-          tileSize = std::min(smallest, extent);
-      }
-      // Recomputing the halo must stay a small part of the work.
-      if (recomputesTooMuch(tileSize)) {
-        LLVM_DEBUG(llvm::dbgs() << "not fusing: a tile of " << tileSize
-                                << " rows recomputes too much\n");
+      std::optional<int64_t> tileRows = polyblocks::chooseProducerSliceRows(
+          rowBytes, halo, extent, cacheBytes, maxRecomputePercent);
+      if (!tileRows) {
+        LLVM_DEBUG(llvm::dbgs() << "not fusing: tiles small enough for the "
+                                   "cache recompute too much\n");
         continue;
       }
+      int64_t tileSize = *tileRows;
       MemRefType bufferType = c->buffer.getType();
       AffineForOp tileLoop = fuse(*c, tileSize);
       // Recorded on the outermost loop of the fused nest.
