@@ -1,5 +1,5 @@
 // RUN: %pbtool crosscheck %s | FileCheck %s
-// RUN: %pbtool compile %s --compile-to=s3 -o - | FileCheck %s --check-prefix=S3
+// RUN: %pbtool compile %s --compile-to=s3 --l2-cache-kib=512 -o - | FileCheck %s --check-prefix=S3
 // RUN: %pbtool crosscheck %s --l2-cache-kib=256 | FileCheck %s
 // RUN: %pbtool compile %s --compile-to=s3 --l2-cache-kib=256 -o - | FileCheck %s --check-prefix=SMALL
 // RUN: %pbtool compile %s --compile-to=s3 --l2-cache-kib=128 -o - | FileCheck %s --check-prefix=TINY

@@ -79,18 +79,35 @@ createCPUTargetMachine(const CPUTargetSpec &options) {
   return tm;
 }
 
-/// The size in KiB of cache `index` of the host's first CPU (sysfs order:
-/// 0 is the L1 data cache, 2 the L2), or 0 when unknown.
-static unsigned readHostCacheKiB(unsigned index) {
-  auto buffer = llvm::MemoryBuffer::getFile(
-      "/sys/devices/system/cpu/cpu0/cache/index" + llvm::Twine(index) + "/size",
-      /*IsText=*/true);
+/// The text of a sysfs attribute without its padding: sysfs reports a size
+/// of a page, so the read may end in NULs after the newline.
+static std::string readSysfsText(const llvm::Twine &path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!buffer)
+    return "";
+  StringRef text = (*buffer)->getBuffer();
+  return text.take_until([](char c) { return c == '\0'; }).trim().str();
+}
+
+/// The size in KiB of the host's first CPU's level-`level` data (or unified)
+/// cache, or 0 when sysfs does not say.
+static unsigned readHostCacheKiB(unsigned level) {
+  for (unsigned index = 0; index < 8; ++index) {
+    std::string dir =
+        "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
+    std::string type = readSysfsText(dir + "/type");
+    if (type.empty())
+      break;
+    if (type == "Instruction" ||
+        readSysfsText(dir + "/level") != std::to_string(level))
+      continue;
+    std::string sizeText = readSysfsText(dir + "/size");
+    StringRef size = sizeText;
+    unsigned kib = 0;
+    if (size.consume_back("K") && !size.getAsInteger(10, kib))
+      return kib;
     return 0;
-  StringRef text = (*buffer)->getBuffer().trim();
-  unsigned kib = 0;
-  if (text.consume_back("K") && !text.getAsInteger(10, kib))
-    return kib;
+  }
   return 0;
 }
 
@@ -108,7 +125,7 @@ CPUModel getCPUModel(llvm::TargetMachine &tm, bool host) {
     cpu.numVectorRegisters = 16;
   }
   if (host) {
-    if (unsigned kib = readHostCacheKiB(0))
+    if (unsigned kib = readHostCacheKiB(1))
       cpu.l1CacheKiB = kib;
     if (unsigned kib = readHostCacheKiB(2))
       cpu.l2CacheKiB = kib;
