@@ -104,7 +104,22 @@ MachineModel PipelineOptions::getMachineModel() const {
 // Stages
 //===----------------------------------------------------------------------===//
 
-void buildS1Pipeline(OpPassManager &pm, const PipelineOptions &options) {
+/// Rewrites of the tensor program that the reference lowering leaves out:
+/// convolutions channels-last on the CPU, transposes of activations moved
+/// until they cancel, transposes of weights evaluated.
+static void addTensorOptimizations(OpPassManager &pm,
+                                   const PipelineOptions &options) {
+  OpPassManager &fpm = pm.nest<func::FuncOp>();
+  if (!isGPUTarget(options.target))
+    fpm.addPass(createPBConvertConvsToChannelsLast());
+  fpm.addPass(createPBPropagateTransposes());
+  fpm.addPass(createPBFoldConstantTransposes());
+  fpm.addPass(createCanonicalizerPass());
+}
+
+/// The part of S1 on tensors; `optimize` false for the reference lowering.
+static void buildTensorPart(OpPassManager &pm, const PipelineOptions &options,
+                            bool optimize) {
   pm.addPass(createPBLegalizeInput());
   // tosa -> linalg / arith / tensor
   // Validation accepts every data type combination that lowers, e.g.
@@ -120,6 +135,18 @@ void buildS1Pipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addNestedPass<func::FuncOp>(createPBDecomposeAggregateOps());
+  if (optimize)
+    addTensorOptimizations(pm, options);
+}
+
+void buildTensorPipeline(OpPassManager &pm, const PipelineOptions &options) {
+  buildTensorPart(pm, options, /*optimize=*/true);
+}
+
+/// S1; `optimize` false for the reference lowering.
+static void buildS1(OpPassManager &pm, const PipelineOptions &options,
+                    bool optimize) {
+  buildTensorPart(pm, options, optimize);
   pm.addPass(createPBPrepareEntryPoints());
   pm.addNestedPass<func::FuncOp>(createPBYieldIntoIterArgs());
   // tensor -> memref
@@ -149,6 +176,10 @@ void buildS1Pipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createSymbolDCEPass());
   pm.addPass(createPBReturnStatus());
   pm.addPass(createCanonicalizerPass());
+}
+
+void buildS1Pipeline(OpPassManager &pm, const PipelineOptions &options) {
+  buildS1(pm, options, /*optimize=*/true);
 }
 
 /// What becomes of the input's run-time checks: guarded work and a status,
@@ -468,7 +499,7 @@ void buildStagePipeline(OpPassManager &pm, Stage stage,
 }
 
 void buildReferencePipeline(OpPassManager &pm, const PipelineOptions &options) {
-  buildS1Pipeline(pm, options);
+  buildS1(pm, options, /*optimize=*/false);
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   fpm.addPass(createPBLowerCopies());
   fpm.addPass(createPBLowerTMTensor());
@@ -515,6 +546,13 @@ LogicalResult runStages(ModuleOp module, Stage last,
       return failure();
   }
   return success();
+}
+
+LogicalResult runTensorPipeline(ModuleOp module,
+                                const PipelineOptions &options) {
+  PassManager pm(module.getContext());
+  buildTensorPipeline(pm, options);
+  return runReporting(pm, module, "the tensor part of stage s1");
 }
 
 LogicalResult runReferencePipeline(ModuleOp module,

@@ -99,6 +99,14 @@ void buildS5Pipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
 void buildStagePipeline(mlir::OpPassManager &pm, Stage stage,
                         const PipelineOptions &options);
 
+/// The part of S1 that works on tensors, before bufferization: input
+/// checks, TOSA to linalg, inlining, aggregate ops decomposed, and the
+/// rewrites of the tensor program (channels-last convolutions, transposes
+/// propagated and folded). What a network is made of once S1 has chosen its
+/// layouts: per-op timing splits the program after it.
+void buildTensorPipeline(mlir::OpPassManager &pm,
+                         const PipelineOptions &options);
+
 /// The unoptimized reference lowering that optimized code is checked against:
 /// S1, then linalg straight to scf loops, then the plain LLVM lowering, with
 /// none of S2-S4's transformations.
@@ -115,6 +123,10 @@ using StageCallback =
 mlir::LogicalResult runStages(mlir::ModuleOp module, Stage last,
                               const PipelineOptions &options,
                               StageCallback afterStage = nullptr);
+
+/// Runs the tensor part of S1 on `module`.
+mlir::LogicalResult runTensorPipeline(mlir::ModuleOp module,
+                                      const PipelineOptions &options);
 
 /// Runs the reference pipeline on `module`.
 mlir::LogicalResult runReferencePipeline(mlir::ModuleOp module,

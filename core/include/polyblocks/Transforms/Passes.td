@@ -84,6 +84,90 @@ def PBDecomposeAggregateOps
                            "::mlir::tensor::TensorDialect"];
 }
 
+def PBConvertConvsToChannelsLast
+    : Pass<"pb-convert-convs-to-channels-last", "::mlir::func::FuncOp"> {
+  let summary = "Compute channels-first convolutions and poolings channels-last, between transposes";
+  let description = [{
+    Runs on tensors. `linalg.conv_2d_nchw_fchw`,
+    `linalg.depthwise_conv_2d_nchw_chw`, `linalg.pooling_nchw_max` and
+    `linalg.pooling_nchw_sum` become their NHWC forms (filters HWCF / HWC),
+    their image and init transposed to NHWC and their result back to NCHW.
+    On the CPU the channels are then the unit-stride dimension the vector
+    micro-kernels tile (the output width, which NCHW would vectorize, is 7
+    to 14 at the end of most networks). An init that fills an empty tensor
+    is filled again in the new layout rather than transposed.
+
+    ```mlir
+    %y = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<1x64x58x58xf32>, tensor<64x64x3x3xf32>) outs(%f : tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+    // becomes
+    %xt = linalg.transpose ins(%x : ...) outs(...) permutation = [0, 2, 3, 1]
+    %wt = linalg.transpose ins(%w : ...) outs(...) permutation = [2, 3, 1, 0]
+    %c = linalg.conv_2d_nhwc_hwcf ins(%xt, %wt : ...) outs(%f2 : tensor<1x56x56x64xf32>) -> ...
+    %y = linalg.transpose ins(%c : ...) outs(...) permutation = [0, 3, 1, 2]
+    ```
+
+    The filter transposes are of constants in a network (see
+    `pb-fold-constant-transposes`); the activation transposes cancel once
+    `pb-propagate-transposes` has moved them through the ops between two
+    convolutions.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def PBPropagateTransposes
+    : Pass<"pb-propagate-transposes", "::mlir::func::FuncOp"> {
+  let summary = "Move transposes of activations forward through elementwise ops and pads until they cancel";
+  let description = [{
+    Runs on tensors. A `linalg.transpose` of a non-constant value moves past
+    its consumers:
+
+    - an elementwise `linalg.generic` (every loop parallel, identity
+      output maps, inits not read, no `linalg.index`) reading it in place is
+      computed in the transpose's input layout, its other operands read
+      through their indexing maps composed with the permutation (other
+      transposes among them read in place), and its results transposed;
+    - a `tensor.pad` with a constant padding value pads the transpose's
+      input (pad amounts permuted) and is transposed;
+    - any other `linalg.generic` reads the transpose's input through its
+      indexing map, and the transpose is not computed for it;
+    - transposes of transposes fold (canonicalization), to nothing when
+      they are inverses.
+
+    After `pb-convert-convs-to-channels-last`, the NCHW result of one
+    convolution goes through batch norm, activations, residual adds and the
+    next convolution's pad in NHWC, and meets that convolution's NHWC
+    transpose: a network computes channels-last from its first convolution
+    to its last, with one transpose of its input.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def PBFoldConstantTransposes
+    : Pass<"pb-fold-constant-transposes", "::mlir::func::FuncOp"> {
+  let summary = "Evaluate transposes of constants at compile time";
+  let description = [{
+    Runs on tensors. A `linalg.transpose` of a constant (dense elements or
+    a `dense_resource` blob, elements of whole bytes) becomes a constant:
+    dense elements for dense input, a new blob named after the input's
+    (`<name>_transposed`) for a resource. PyTorch's Linear layers multiply
+    by their weight transposed and channels-last convolutions read their
+    filters transposed: without this every call would transpose every
+    weight. Splats fold to splats; elided resources are left alone.
+
+    Budget: a constant larger than `max-bytes` is left to be transposed at
+    run time. The folded constant replaces the transpose; the input stays
+    only while something else reads it, so a network whose weights are
+    read only transposed does not grow.
+  }];
+  let options = [
+    Option<"maxBytes", "max-bytes", "int64_t", /*default=*/"int64_t(1) << 30",
+           "largest constant, in bytes, transposed at compile time">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def PBYieldIntoIterArgs : Pass<"pb-yield-into-iter-args", "::mlir::func::FuncOp"> {
   let summary = "Write the tensors a loop carries back into its iteration arguments";
   let description = [{

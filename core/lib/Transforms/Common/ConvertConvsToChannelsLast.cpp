@@ -1,0 +1,125 @@
+//===- ConvertConvsToChannelsLast.cpp - NCHW convolutions as NHWC --------===//
+//
+// Rewrites the channels-first convolutions and poolings of PyTorch programs
+// into their channels-last forms between transposes:
+//
+//   conv_2d_nchw_fchw(x, w)  ->  T(conv_2d_nhwc_hwcf(T(x), T(w)))
+//
+// Channels-last is what the CPU's micro-kernels want: the channels are the
+// unit-stride vector dimension of the output and of the filter (a matmul
+// panel), whatever the image size (NCHW vectorizes along the output width,
+// 7 to 14 at the end of most networks). The transposes of the filters are
+// of constants (pb-fold-constant-transposes evaluates them); those of the
+// activations meet their inverses once pb-propagate-transposes has moved
+// them through the elementwise ops between convolutions, and cancel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "polyblocks/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#define DEBUG_TYPE "pb-convert-convs-to-channels-last"
+
+namespace polyblocks {
+#define GEN_PASS_DEF_PBCONVERTCONVSTOCHANNELSLAST
+#include "polyblocks/Transforms/Passes.h.inc"
+} // namespace polyblocks
+
+using namespace mlir;
+
+namespace {
+
+/// NCHW -> NHWC and back.
+constexpr int64_t kToChannelsLast[] = {0, 2, 3, 1};
+constexpr int64_t kToChannelsFirst[] = {0, 3, 1, 2};
+
+/// `value` transposed by `permutation` (result dim i = input dim
+/// permutation[i]).
+static Value transpose(OpBuilder &b, Location loc, Value value,
+                       ArrayRef<int64_t> permutation) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape;
+  for (int64_t d : permutation)
+    shape.push_back(type.getDimSize(d));
+  Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  return linalg::TransposeOp::create(b, loc, value, init, permutation)
+      ->getResult(0);
+}
+
+/// The channels-last init of an op whose channels-first init is `init`: a
+/// fill of an empty tensor is filled anew, anything else transposed.
+static Value transposeInit(OpBuilder &b, Location loc, Value init) {
+  if (auto fill = init.getDefiningOp<linalg::FillOp>())
+    if (fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>()) {
+      auto type = cast<RankedTensorType>(init.getType());
+      SmallVector<int64_t> shape;
+      for (int64_t d : kToChannelsLast)
+        shape.push_back(type.getDimSize(d));
+      Value empty =
+          tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+      return linalg::FillOp::create(b, loc, fill.getInputs()[0], empty)
+          .getResult(0);
+    }
+  return transpose(b, loc, init, kToChannelsLast);
+}
+
+/// Rewrites `SourceOp` (image, filter or window; channels first) into
+/// `TargetOp` (channels last), transposing the filter by
+/// `filterPermutation` (none for a pooling's window, which is only a
+/// shape).
+template <typename SourceOp, typename TargetOp>
+struct ToChannelsLast : OpRewritePattern<SourceOp> {
+  ToChannelsLast(MLIRContext *context, ArrayRef<int64_t> filterPermutation)
+      : OpRewritePattern<SourceOp>(context),
+        filterPermutation(filterPermutation) {}
+
+  LogicalResult matchAndRewrite(SourceOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics())
+      return rewriter.notifyMatchFailure(op, "not on tensors");
+    Location loc = op.getLoc();
+    Value image = transpose(rewriter, loc, op.getInputs()[0], kToChannelsLast);
+    Value filter = op.getInputs()[1];
+    if (!filterPermutation.empty())
+      filter = transpose(rewriter, loc, filter, filterPermutation);
+    Value init = transposeInit(rewriter, loc, op.getOutputs()[0]);
+    auto converted = TargetOp::create(
+        rewriter, loc, TypeRange{init.getType()}, ValueRange{image, filter},
+        ValueRange{init}, op.getStrides(), op.getDilations());
+    rewriter.replaceOp(op, transpose(rewriter, loc, converted->getResult(0),
+                                     kToChannelsFirst));
+    return success();
+  }
+
+  SmallVector<int64_t> filterPermutation;
+};
+
+struct ConvertConvsToChannelsLastPass
+    : public polyblocks::impl::PBConvertConvsToChannelsLastBase<
+          ConvertConvsToChannelsLastPass> {
+  using PBConvertConvsToChannelsLastBase::PBConvertConvsToChannelsLastBase;
+
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    RewritePatternSet patterns(context);
+    // fchw -> hwcf; chw -> hwc.
+    patterns.add<ToChannelsLast<linalg::Conv2DNchwFchwOp,
+                                linalg::Conv2DNhwcHwcfOp>>(
+        context, ArrayRef<int64_t>{2, 3, 1, 0});
+    patterns.add<ToChannelsLast<linalg::DepthwiseConv2DNchwChwOp,
+                                linalg::DepthwiseConv2DNhwcHwcOp>>(
+        context, ArrayRef<int64_t>{1, 2, 0});
+    patterns.add<
+        ToChannelsLast<linalg::PoolingNchwMaxOp, linalg::PoolingNhwcMaxOp>,
+        ToChannelsLast<linalg::PoolingNchwSumOp, linalg::PoolingNhwcSumOp>>(
+        context, ArrayRef<int64_t>{});
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace

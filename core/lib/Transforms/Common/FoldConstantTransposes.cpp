@@ -1,0 +1,157 @@
+//===- FoldConstantTransposes.cpp - Transposed weights at compile time ----===//
+//
+// Evaluates linalg.transpose of constants: PyTorch's Linear layers multiply
+// by the transpose of their weight, and channels-last convolutions read
+// their filters transposed; computed at run time, each call would transpose
+// every weight of the network before using it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "polyblocks/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include <cstring>
+
+#define DEBUG_TYPE "pb-fold-constant-transposes"
+
+namespace polyblocks {
+#define GEN_PASS_DEF_PBFOLDCONSTANTTRANSPOSES
+#include "polyblocks/Transforms/Passes.h.inc"
+} // namespace polyblocks
+
+using namespace mlir;
+
+namespace {
+
+/// The bytes of the dense elements `attr` (row-major, `elementBytes` each),
+/// or nullopt when they are not at hand (splats, bit-packed i1, elided
+/// resources).
+static std::optional<ArrayRef<char>> getElementBytes(ElementsAttr attr,
+                                                     int64_t elementBytes) {
+  int64_t size = attr.getNumElements() * elementBytes;
+  ArrayRef<char> data;
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+    if (dense.isSplat())
+      return std::nullopt;
+    data = dense.getRawData();
+  } else if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob)
+      return std::nullopt;
+    data = blob->getData();
+  } else {
+    return std::nullopt;
+  }
+  if (static_cast<int64_t>(data.size()) != size)
+    return std::nullopt;
+  return data;
+}
+
+/// out[i] = in[j], j[permutation[k]] = i[k], element by element.
+static void transposeBytes(ArrayRef<char> in, MutableArrayRef<char> out,
+                           ArrayRef<int64_t> inShape,
+                           ArrayRef<int64_t> permutation,
+                           int64_t elementBytes) {
+  int64_t rank = inShape.size();
+  SmallVector<int64_t> inStrides(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    inStrides[d] = inStrides[d + 1] * inShape[d + 1];
+  // The input stride of each result dim, and the result's shape.
+  SmallVector<int64_t> strides, shape;
+  for (int64_t d : permutation) {
+    strides.push_back(inStrides[d]);
+    shape.push_back(inShape[d]);
+  }
+  SmallVector<int64_t> index(rank, 0);
+  int64_t offset = 0;
+  int64_t numElements = out.size() / elementBytes;
+  for (int64_t i = 0; i < numElements; ++i) {
+    std::memcpy(out.data() + i * elementBytes,
+                in.data() + offset * elementBytes, elementBytes);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      offset += strides[d];
+      if (++index[d] < shape[d])
+        break;
+      offset -= strides[d] * shape[d];
+      index[d] = 0;
+    }
+  }
+}
+
+struct FoldConstantTranspose : OpRewritePattern<linalg::TransposeOp> {
+  FoldConstantTranspose(MLIRContext *context, int64_t maxBytes)
+      : OpRewritePattern(context), maxBytes(maxBytes) {}
+
+  LogicalResult matchAndRewrite(linalg::TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    ElementsAttr input;
+    if (!op.hasPureTensorSemantics() ||
+        !matchPattern(op.getInput(), m_Constant(&input)))
+      return failure();
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    if (!type.hasStaticShape())
+      return failure();
+    Type elementType = type.getElementType();
+    if (!elementType.isIntOrIndexOrFloat() || elementType.isIndex() ||
+        elementType.getIntOrFloatBitWidth() % 8 != 0)
+      return rewriter.notifyMatchFailure(op, "elements are not whole bytes");
+    int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
+    Attribute folded;
+    if (auto splat = dyn_cast<SplatElementsAttr>(input)) {
+      folded = SplatElementsAttr::get(type, splat.getSplatValue<Attribute>());
+    } else {
+      if (type.getNumElements() * elementBytes > maxBytes)
+        return rewriter.notifyMatchFailure(op, "constant over the size budget");
+      std::optional<ArrayRef<char>> bytes =
+          getElementBytes(input, elementBytes);
+      if (!bytes)
+        return rewriter.notifyMatchFailure(op, "constant data not at hand");
+      ArrayRef<int64_t> inShape = cast<ShapedType>(input.getType()).getShape();
+      if (isa<DenseElementsAttr>(input)) {
+        std::vector<char> out(bytes->size());
+        transposeBytes(*bytes, out, inShape, op.getPermutation(),
+                       elementBytes);
+        folded = DenseElementsAttr::getFromRawBuffer(type, out);
+      } else {
+        AsmResourceBlob blob = HeapAsmResourceBlob::allocate(
+            bytes->size(), /*align=*/64, /*dataIsMutable=*/true);
+        transposeBytes(*bytes, blob.getMutableData(), inShape,
+                       op.getPermutation(), elementBytes);
+        std::string name =
+            (cast<DenseResourceElementsAttr>(input).getRawHandle().getKey() +
+             "_transposed")
+                .str();
+        folded = DenseResourceElementsAttr::get(type, name, std::move(blob));
+      }
+    }
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, type,
+                                                   cast<TypedAttr>(folded));
+    return success();
+  }
+
+private:
+  int64_t maxBytes;
+};
+
+struct FoldConstantTransposesPass
+    : public polyblocks::impl::PBFoldConstantTransposesBase<
+          FoldConstantTransposesPass> {
+  using PBFoldConstantTransposesBase::PBFoldConstantTransposesBase;
+
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<FoldConstantTranspose>(&getContext(), maxBytes);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace
