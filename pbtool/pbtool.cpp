@@ -15,6 +15,7 @@
 
 #include "polyblocks/Driver/CompileFlags.h"
 #include "polyblocks/Driver/Explain.h"
+#include "polyblocks/Driver/OpKernels.h"
 #include "polyblocks/Driver/Outputs.h"
 #include "polyblocks/Driver/SharedLibrary.h"
 #include "polyblocks/Execution/HostTensor.h"
@@ -216,6 +217,12 @@ static cl::opt<double>
                      "the result's largest magnitude (default: by element "
                      "type)"),
             cl::init(-1), cl::sub(crosscheckCmd), cl::cat(pbCategory));
+static cl::opt<bool> perOp(
+    "per-op",
+    cl::desc("time each op of the function alone (compiled as its own "
+             "function, not fused with its neighbours) and list the ops by "
+             "time"),
+    cl::sub(benchCmd), cl::cat(pbCategory));
 static cl::opt<unsigned> repetitions("repetitions",
                                      cl::desc("timed calls (default: 20)"),
                                      cl::init(20), cl::sub(benchCmd),
@@ -773,6 +780,105 @@ static int runCrosscheck(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
 // bench
 //===----------------------------------------------------------------------===//
 
+/// The times of `repetitions` calls of `sig` on random arguments after one
+/// warm-up call, sorted; empty after a failed call (reported).
+static std::vector<double> timeKernel(JitModule &jit,
+                                      const KernelSignature &sig,
+                                      const PipelineOptions &options,
+                                      std::vector<HostTensor> &args,
+                                      std::vector<HostTensor> &results) {
+  std::mt19937_64 rng(seed);
+  args = makeRandomArgs(sig, rng);
+  results = makeResults(sig);
+  GPUPlatform gpu = getGPUPlatform(options);
+  if (!callKernel(jit, sig, args, results, gpu)) // warm-up
+    return {};
+  // On a GPU, the buffers stay on the device and each timed call waits for
+  // its kernels.
+  std::optional<DeviceBuffers> device;
+  SmallVector<void *> deviceArgs;
+  if (gpu) {
+    device.emplace(*gpu);
+    if (!checkStatus(sig, device->upload(args, results), gpu))
+      return {};
+    deviceArgs = device->getCallArguments();
+  }
+  auto timedCall = [&]() {
+    return gpu ? invokeKernel(jit, sig, deviceArgs, gpu)
+               : callKernel(jit, sig, args, results);
+  };
+  std::vector<double> times;
+  for (unsigned i = 0; i < std::max(1u, repetitions.getValue()); ++i) {
+    auto start = std::chrono::steady_clock::now();
+    if (!timedCall())
+      return {};
+    times.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count());
+  }
+  std::sort(times.begin(), times.end());
+  return times;
+}
+
+static double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+/// bench --per-op: every op of `sig`, as the tensor part of S1 leaves it
+/// (layouts chosen), as its own function, all compiled together, timed one
+/// after the other, listed slowest first.
+static int runPerOpBench(const Program &program, const KernelSignature &sig,
+                         const PipelineOptions &options) {
+  if (failed(runTensorPipeline(*program.module, options)))
+    return kError;
+  std::vector<OpKernel> kernels;
+  FailureOr<OwningOpRef<ModuleOp>> module =
+      extractOpKernels(*program.module, sig.name, kernels);
+  if (failed(module))
+    return kError;
+  std::vector<KernelSignature> signatures = collectKernelSignatures(**module);
+  auto compileStart = std::chrono::steady_clock::now();
+  std::unique_ptr<JitModule> jit = compileForJit(**module, options);
+  if (!jit)
+    return kError;
+  double compileSeconds = secondsSince(compileStart);
+  struct Row {
+    double median;
+    const OpKernel *kernel;
+  };
+  std::vector<Row> rows;
+  double total = 0;
+  for (auto [kernel, kernelSig] : llvm::zip_equal(kernels, signatures)) {
+    std::vector<HostTensor> args, results;
+    std::vector<double> times =
+        timeKernel(*jit, kernelSig, options, args, results);
+    if (times.empty())
+      return kError;
+    rows.push_back({times[times.size() / 2], &kernel});
+    total += rows.back().median;
+  }
+  llvm::stable_sort(
+      rows, [](const Row &a, const Row &b) { return a.median > b.median; });
+  llvm::outs() << llvm::format(
+      "@%s: %zu ops, %.4f ms in all (medians of %u runs each, unfused); "
+      "compiled in %.2f s\n",
+      sig.name.c_str(), rows.size(), total * 1e3,
+      std::max(1u, repetitions.getValue()), compileSeconds);
+  llvm::outs() << "        ms      %   cum %  op\n";
+  double cumulative = 0;
+  for (const Row &row : rows) {
+    cumulative += row.median;
+    llvm::outs() << llvm::format("%10.4f %6.1f %7.1f  ", row.median * 1e3,
+                                 100 * row.median / total,
+                                 100 * cumulative / total)
+                 << row.kernel->opName << " -> " << row.kernel->resultTypes
+                 << "  @" << row.kernel->function << "  "
+                 << formatShortLocation(row.kernel->loc) << "\n";
+  }
+  return kSuccess;
+}
+
 static int runBench(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   std::optional<PipelineOptions> options;
   std::unique_ptr<Program> program;
@@ -782,43 +888,17 @@ static int runBench(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   const KernelSignature *sig = selectFunction(*program);
   if (!sig)
     return kError;
+  if (perOp)
+    return runPerOpBench(*program, *sig, *options);
   auto compileStart = std::chrono::steady_clock::now();
   std::unique_ptr<JitModule> jit = compileForJit(*program->module, *options);
   if (!jit)
     return kError;
-  double compileSeconds = std::chrono::duration<double>(
-                              std::chrono::steady_clock::now() - compileStart)
-                              .count();
-  std::mt19937_64 rng(seed);
-  std::vector<HostTensor> args = makeRandomArgs(*sig, rng);
-  std::vector<HostTensor> results = makeResults(*sig);
-  GPUPlatform gpu = getGPUPlatform(*options);
-  if (!callKernel(*jit, *sig, args, results, gpu)) // warm-up
+  double compileSeconds = secondsSince(compileStart);
+  std::vector<HostTensor> args, results;
+  std::vector<double> times = timeKernel(*jit, *sig, *options, args, results);
+  if (times.empty())
     return kError;
-  // On a GPU, the buffers stay on the device and each timed call waits for
-  // its kernels.
-  std::optional<DeviceBuffers> device;
-  SmallVector<void *> deviceArgs;
-  if (gpu) {
-    device.emplace(*gpu);
-    if (!checkStatus(*sig, device->upload(args, results), gpu))
-      return kError;
-    deviceArgs = device->getCallArguments();
-  }
-  auto timedCall = [&]() {
-    return gpu ? invokeKernel(*jit, *sig, deviceArgs, gpu)
-               : callKernel(*jit, *sig, args, results);
-  };
-  std::vector<double> times;
-  for (unsigned i = 0; i < std::max(1u, repetitions.getValue()); ++i) {
-    auto start = std::chrono::steady_clock::now();
-    if (!timedCall())
-      return kError;
-    times.push_back(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-            .count());
-  }
-  std::sort(times.begin(), times.end());
   double median = times[times.size() / 2];
   double bytes = 0;
   for (const HostTensor &t : args)
