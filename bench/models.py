@@ -1,0 +1,382 @@
+"""The model benchmark: every network of the zoo (tests/python/zoo_torch.py,
+zoo_jax.py) through PolyBlocks and the anchors available here, on the same
+inputs and threads, interleaved round by round, medians; prints a table of
+times and ratios (PolyBlocks time / anchor time: below 1 is faster) with
+compile times, and writes it into bench/RESULTS.md.
+
+Anchors: PyTorch eager and torch.compile (Inductor), ONNX Runtime on a
+torch.onnx export, IREE (llvm-cpu for the host CPU) on the same linalg
+program PolyBlocks compiles; for the JAX networks jax.jit (XLA) and IREE on
+JAX's StableHLO. Run it through bench/run-models.sh, which installs what it
+needs.
+"""
+
+import argparse
+import datetime
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+THREADS = int(os.environ.get("POLYBLOCKS_BENCH_THREADS", "2"))
+# Before any runtime starts its threads.
+os.environ.setdefault("OMP_NUM_THREADS", str(THREADS))
+os.environ.setdefault(
+    "XLA_FLAGS", "--xla_cpu_multi_thread_eigen=true "
+    "intra_op_parallelism_threads=%d" % THREADS)
+
+import numpy as np  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "tests", "python"))
+
+TORCH_MODELS = ["mlp", "resnet18", "resnet50", "mobilenet_v2", "bert_layer",
+                "gpt2_block"]
+JAX_MODELS = ["mlp", "conv_block", "bert_layer"]
+
+
+class Unavailable(Exception):
+    """An engine that cannot run a model here (says why)."""
+
+
+def relative_error(actual, expected):
+    actual = np.asarray(actual, dtype=np.float64)
+    expected = np.asarray(expected, dtype=np.float64)
+    return float(np.abs(actual - expected).max() / max(np.abs(expected).max(),
+                                                       1e-30))
+
+
+#===------------------------------------------------------------------------===#
+# Engines: prepare(...) returns (run, seconds to compile); run() computes the
+# network once and returns its output as a numpy array.
+#===------------------------------------------------------------------------===#
+
+def torch_engines():
+    import torch
+
+    torch.set_num_threads(THREADS)
+
+    def eager(model, inputs, name):
+        def run():
+            with torch.no_grad():
+                return model(*inputs).numpy()
+        return run, 0.0
+
+    def inductor(model, inputs, name):
+        torch._dynamo.reset()
+        compiled = torch.compile(model)
+        start = time.perf_counter()
+        with torch.no_grad():
+            compiled(*inputs)
+        seconds = time.perf_counter() - start
+
+        def run():
+            with torch.no_grad():
+                return compiled(*inputs).numpy()
+        return run, seconds
+
+    def onnxruntime(model, inputs, name):
+        try:
+            import onnxruntime as ort
+        except ImportError as e:
+            raise Unavailable("onnxruntime not installed: %s" % e)
+        path = os.path.join(WORK, name + ".onnx")
+        start = time.perf_counter()
+        with torch.no_grad():
+            torch.onnx.export(model, tuple(inputs), path, dynamo=False,
+                              opset_version=17)
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = THREADS
+        options.inter_op_num_threads = 1
+        session = ort.InferenceSession(path, options,
+                                       providers=["CPUExecutionProvider"])
+        seconds = time.perf_counter() - start
+        feeds = {i.name: t.numpy() for i, t in zip(session.get_inputs(), inputs)}
+
+        def run():
+            return session.run(None, feeds)[0]
+        return run, seconds
+
+    def iree(model, inputs, name):
+        text = polyblocks_text(model, inputs, name)
+        return iree_engine(text, [t.numpy() for t in inputs], name,
+                           input_type="auto")
+
+    def polyblocks(model, inputs, name):
+        text = polyblocks_text(model, inputs, name)
+        return polyblocks_engine(text, [t.numpy() for t in inputs], name)
+
+    return [("PolyBlocks", polyblocks), ("torch eager", eager),
+            ("Inductor", inductor), ("ONNX Runtime", onnxruntime),
+            ("IREE", iree)]
+
+
+_TEXTS = {}
+
+
+def polyblocks_text(model, inputs, name):
+    """The network as polyblocks.torch.export writes it (weights as
+    constants), exported once per model and batch."""
+    key = (name, tuple(tuple(t.shape) for t in inputs))
+    if key not in _TEXTS:
+        import polyblocks.torch as pbt
+        start = time.perf_counter()
+        exported = pbt._export(model, tuple(inputs), "constants", "forward",
+                               debug_info=False)
+        _TEXTS[key] = (exported.text, time.perf_counter() - start)
+    return _TEXTS[key][0]
+
+
+def polyblocks_engine(text, arrays, name):
+    import polyblocks
+    start = time.perf_counter()
+    kernel = polyblocks.compile(text, name=name)["forward"]
+    seconds = time.perf_counter() - start
+
+    def run():
+        return kernel(*arrays)[0]
+    return run, seconds
+
+
+def iree_engine(text, arrays, name, input_type):
+    try:
+        import iree.compiler as ireec
+        import iree.runtime as ireert
+    except ImportError as e:
+        raise Unavailable("iree-base-compiler / -runtime not installed: %s" % e)
+    start = time.perf_counter()
+    try:
+        vmfb = ireec.compile_str(
+            text, target_backends=["llvm-cpu"], input_type=input_type,
+            extra_args=["--iree-llvmcpu-target-cpu=host",
+                         "--iree-opt-data-tiling",
+                         "--iree-llvmcpu-enable-ukernels=all"])
+    except Exception as e:
+        raise Unavailable("iree-compile failed: %s" %
+                          str(e).strip().splitlines()[-1][:200])
+    seconds = time.perf_counter() - start
+    ireert.flags.parse_flags("--task_topology_max_group_count=%d" % THREADS)
+    config = ireert.Config("local-task")
+    context = ireert.SystemContext(config=config)
+    vm_module = ireert.VmModule.copy_buffer(context.instance, vmfb)
+    context.add_vm_module(vm_module)
+    module = context.modules[vm_module.name]
+    try:
+        function = module["forward"]
+    except KeyError:
+        function = module["main"]
+
+    def run():
+        result = function(*arrays)
+        if isinstance(result, (list, tuple)):
+            result = result[0]
+        return np.asarray(result.to_host())
+    return run, seconds
+
+
+def jax_engines():
+    import jax
+
+    def xla(fn, args, name):
+        jitted = jax.jit(fn)
+        start = time.perf_counter()
+        jax.block_until_ready(jitted(*args))
+        seconds = time.perf_counter() - start
+
+        def run():
+            return np.asarray(jax.block_until_ready(jitted(*args)))
+        return run, seconds
+
+    def leaves(args):
+        return [np.asarray(x) for x in jax.tree_util.tree_leaves(args)]
+
+    def polyblocks(fn, args, name):
+        import polyblocks.jax as pbj
+        exported = pbj._export(fn, args, "forward")
+        return polyblocks_engine(exported.text, leaves(args), name)
+
+    def iree(fn, args, name):
+        text = jax.jit(fn, keep_unused=True).lower(*args).as_text()
+        return iree_engine(text, leaves(args), name, input_type="stablehlo")
+
+    return [("PolyBlocks", polyblocks), ("XLA", xla), ("IREE", iree)]
+
+
+#===------------------------------------------------------------------------===#
+# Measurement
+#===------------------------------------------------------------------------===#
+
+def measure(prepared, rounds):
+    """Runs every engine once per round, the order rotated each round;
+    returns the median seconds of each."""
+    names = list(prepared)
+    for name in names:  # warm-up
+        for _ in range(2):
+            prepared[name]()
+    times = {name: [] for name in names}
+    for r in range(rounds):
+        order = names[r % len(names):] + names[:r % len(names)]
+        for name in order:
+            start = time.perf_counter()
+            prepared[name]()
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(ts) for name, ts in times.items()}
+
+
+def bench_model(framework, name, batch, engines, rounds):
+    if framework == "torch":
+        import zoo_torch
+        import torch
+        torch.manual_seed(0)
+        model, inputs = zoo_torch.MODELS[name][0](batch=batch)
+    else:
+        import zoo_jax
+        model, inputs = zoo_jax.MODELS[name][0](batch=batch)
+    prepared, compile_seconds, notes, outputs = {}, {}, {}, {}
+    for engine, prepare in engines:
+        try:
+            run, seconds = prepare(model, inputs, name)
+            outputs[engine] = run()
+            prepared[engine] = run
+            compile_seconds[engine] = seconds
+        except Unavailable as e:
+            notes[engine] = str(e)
+        except Exception as e:  # an anchor failing is a finding, not a crash
+            notes[engine] = "%s: %s" % (type(e).__name__,
+                                        str(e).strip().splitlines()[0][:160]
+                                        if str(e).strip() else "")
+            traceback.print_exc()
+    # Every engine's output against the framework's own.
+    reference = outputs.get("torch eager" if framework == "torch" else "XLA")
+    errors = {e: relative_error(o, reference) for e, o in outputs.items()
+              if reference is not None}
+    medians = measure(prepared, rounds)
+    return {"model": name, "framework": framework, "batch": batch,
+            "medians": medians, "compile": compile_seconds, "notes": notes,
+            "errors": errors,
+            "export": _TEXTS.get((name, tuple(tuple(t.shape) for t in inputs)),
+                                 (None, None))[1]
+            if framework == "torch" else None}
+
+
+def format_table(results):
+    anchors = []
+    for r in results:
+        for engine in list(r["medians"]) + list(r["notes"]):
+            if engine != "PolyBlocks" and engine not in anchors:
+                anchors.append(engine)
+    head = ("| network | batch | PolyBlocks | " +
+            " | ".join(anchors) + " | ours / best anchor | PolyBlocks compile |")
+    rows = [head, "|" + "---|" * (head.count("|") - 1)]
+    for r in results:
+        med = r["medians"]
+        ours = med.get("PolyBlocks")
+        cells = []
+        for a in anchors:
+            if a in med:
+                ratio = ours / med[a] if ours else None
+                cells.append("%.2f ms (%.2fx)" % (med[a] * 1e3, ratio)
+                             if ratio else "%.2f ms" % (med[a] * 1e3))
+            else:
+                cells.append("n/a")
+        best = min((med[a] for a in anchors if a in med), default=None)
+        rows.append("| %s (%s) | %d | %s | %s | %s | %s |" % (
+            r["model"], r["framework"], r["batch"],
+            "%.2f ms" % (ours * 1e3) if ours else "n/a", " | ".join(cells),
+            "%.2fx" % (ours / best) if ours and best else "n/a",
+            "%.1f s" % r["compile"]["PolyBlocks"]
+            if "PolyBlocks" in r["compile"] else "n/a"))
+    return "\n".join(rows)
+
+
+def format_details(results):
+    lines = []
+    for r in results:
+        parts = []
+        for engine, seconds in r["compile"].items():
+            parts.append("%s %.1f s" % (engine, seconds))
+        errors = ", ".join("%s %.1e" % (e, v) for e, v in r["errors"].items()
+                           if e not in ("torch eager", "XLA"))
+        line = "- %s (%s), batch %d: compile %s; error vs the framework: %s" % (
+            r["model"], r["framework"], r["batch"], ", ".join(parts), errors)
+        if r["export"]:
+            line += "; torch-mlir export %.1f s" % r["export"]
+        for engine, note in r["notes"].items():
+            line += "; %s: %s" % (engine, note)
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def machine():
+    try:
+        model = [l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo")
+                 if l.startswith("model name")][0]
+    except (OSError, IndexError):
+        model = "unknown CPU"
+    flags = open("/proc/cpuinfo").read()
+    isa = "AVX-512" if "avx512f" in flags else "AVX2" if "avx2" in flags else "SSE"
+    return "%s (%s), %d threads" % (model, isa, THREADS)
+
+
+def write_results(text, path):
+    begin, end = "<!-- models:begin -->", "<!-- models:end -->"
+    content = open(path).read() if os.path.exists(path) else ""
+    block = "%s\n%s\n%s" % (begin, text, end)
+    if begin in content and end in content:
+        content = content[:content.index(begin)] + block + \
+            content[content.index(end) + len(end):]
+    else:
+        content = content.rstrip("\n") + "\n\n## Networks\n\n" + block + "\n"
+    open(path, "w").write(content)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", default="",
+                        help="comma-separated zoo names (default: all); "
+                             "prefix jax: for the JAX ones, e.g. jax:bert_layer")
+    parser.add_argument("--batches", default="1,8")
+    parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--no-write", action="store_true",
+                        help="print only; do not update bench/RESULTS.md")
+    args = parser.parse_args()
+    wanted = [m for m in args.models.split(",") if m]
+    jobs = [("torch", m) for m in TORCH_MODELS] + [("jax", m) for m in JAX_MODELS]
+    if wanted:
+        jobs = [(f, m) for f, m in jobs
+                if (m if f == "torch" else "jax:" + m) in wanted]
+    results = []
+    torch_list = torch_engines() if any(f == "torch" for f, _ in jobs) else []
+    jax_list = jax_engines() if any(f == "jax" for f, _ in jobs) else []
+    for batch in [int(b) for b in args.batches.split(",")]:
+        for framework, name in jobs:
+            print("== %s (%s), batch %d" % (name, framework, batch), flush=True)
+            result = bench_model(framework, name, batch,
+                                 torch_list if framework == "torch" else jax_list,
+                                 args.rounds)
+            print("   " + ", ".join("%s %.2f ms" % (e, t * 1e3)
+                                    for e, t in result["medians"].items()),
+                  flush=True)
+            results.append(result)
+    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
+                            stdout=subprocess.PIPE, text=True).stdout.strip()
+    text = ("Measured %s at %s on %s; medians of %d interleaved rounds "
+            "(`./bench/run-models.sh`). Ratios are PolyBlocks' time over the "
+            "anchor's (below 1: PolyBlocks is faster).\n\n%s\n\n%s\n" % (
+                datetime.date.today().isoformat(), commit or "?", machine(),
+                args.rounds, format_table(results), format_details(results)))
+    print(text)
+    if not args.no_write and not wanted:
+        write_results(text, os.path.join(HERE, "RESULTS.md"))
+
+
+WORK = tempfile.mkdtemp(prefix="polyblocks-models-")
+
+if __name__ == "__main__":
+    # A cache of its own: compile times are measured, not cache hits.
+    os.environ["XDG_CACHE_HOME"] = os.path.join(WORK, "cache")
+    main()
