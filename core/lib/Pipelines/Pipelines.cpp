@@ -106,7 +106,8 @@ MachineModel PipelineOptions::getMachineModel() const {
 
 /// Rewrites of the tensor program that the reference lowering leaves out:
 /// convolutions channels-last on the CPU, transposes of activations moved
-/// until they cancel, transposes of weights evaluated.
+/// until they cancel, transposes of weights evaluated, chains of elementwise
+/// ops fused.
 static void addTensorOptimizations(OpPassManager &pm,
                                    const PipelineOptions &options) {
   OpPassManager &fpm = pm.nest<func::FuncOp>();
@@ -114,6 +115,7 @@ static void addTensorOptimizations(OpPassManager &pm,
     fpm.addPass(createPBConvertConvsToChannelsLast());
   fpm.addPass(createPBPropagateTransposes());
   fpm.addPass(createPBFoldConstantTransposes());
+  fpm.addPass(createPBFuseElementwise());
   fpm.addPass(createCanonicalizerPass());
 }
 

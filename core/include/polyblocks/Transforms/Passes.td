@@ -168,6 +168,22 @@ def PBFoldConstantTransposes
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def PBFuseElementwise : Pass<"pb-fuse-elementwise", "::mlir::func::FuncOp"> {
+  let summary = "Fuse chains of elementwise linalg.generic ops into one";
+  let description = [{
+    Runs on tensors. An elementwise `linalg.generic` (all loops parallel)
+    whose result only one elementwise `linalg.generic` reads, through a
+    permutation map, is fused into that reader (upstream's elementwise
+    fusion, under this control): exporters spell batch norm (subtract,
+    scale, scale, shift), ReLU6 (max, min), bias adds and residual adds as
+    one op each, every one a pass over memory. A producer read through a
+    broadcast (a per-channel `rsqrt(var + eps)`) is not fused: that would
+    compute it once per element; nor is one with several readers.
+    Splat constant operands become scalars in the body.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def PBYieldIntoIterArgs : Pass<"pb-yield-into-iter-args", "::mlir::func::FuncOp"> {
   let summary = "Write the tensors a loop carries back into its iteration arguments";
   let description = [{

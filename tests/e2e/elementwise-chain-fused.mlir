@@ -1,0 +1,86 @@
+// RUN: %pbtool crosscheck %s | FileCheck %s
+// RUN: %pbtool compile %s --compile-to=s1 -o - | FileCheck %s --check-prefix=S1
+// CHECK: PASS @batch_norm_relu6
+// CHECK: PASS @two_readers
+// CHECK: PASS @into_reduction
+// Covers: pb-fuse-elementwise in S1, against the reference lowering (which
+// keeps one op per exporter op): batch norm + ReLU6 becomes one pass over
+// the activations besides the per-channel rsqrt.
+// S1-LABEL: func.func @batch_norm_relu6
+// S1:         memref.alloc() {{.*}} : memref<8xf32>
+// S1-NOT:     memref.alloc
+// S1-COUNT-2: linalg.generic
+// S1-NOT:     linalg.generic
+// S1-LABEL: func.func @two_readers
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#ch = affine_map<(d0, d1, d2, d3) -> (d3)>
+#vec = affine_map<(d0) -> (d0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#red = affine_map<(d0, d1) -> (d0)>
+module {
+func.func @batch_norm_relu6(%x: tensor<1x4x4x8xf32>, %mean: tensor<8xf32>, %var: tensor<8xf32>) -> tensor<1x4x4x8xf32> {
+  %eps = arith.constant 1.0e-5 : f32
+  %zero = arith.constant 0.0 : f32
+  %six = arith.constant 6.0 : f32
+  %ev = tensor.empty() : tensor<8xf32>
+  %inv = linalg.generic {indexing_maps = [#vec, #vec], iterator_types = ["parallel"]} ins(%var : tensor<8xf32>) outs(%ev : tensor<8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %a = arith.addf %v, %eps : f32
+    %r = math.rsqrt %a : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  %e = tensor.empty() : tensor<1x4x4x8xf32>
+  %centered = linalg.generic {indexing_maps = [#id, #ch, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x, %mean : tensor<1x4x4x8xf32>, tensor<8xf32>) outs(%e : tensor<1x4x4x8xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %s = arith.subf %a, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x4x8xf32>
+  %scaled = linalg.generic {indexing_maps = [#id, #ch, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%centered, %inv : tensor<1x4x4x8xf32>, tensor<8xf32>) outs(%e : tensor<1x4x4x8xf32>) {
+  ^bb0(%a: f32, %i: f32, %o: f32):
+    %s = arith.mulf %a, %i : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x4x8xf32>
+  %low = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%scaled : tensor<1x4x4x8xf32>) outs(%e : tensor<1x4x4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %a, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x4x4x8xf32>
+  %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%low : tensor<1x4x4x8xf32>) outs(%e : tensor<1x4x4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.minimumf %a, %six : f32
+    linalg.yield %m : f32
+  } -> tensor<1x4x4x8xf32>
+  return %y : tensor<1x4x4x8xf32>
+}
+
+func.func @two_readers(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x8xf32>
+  %r = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %a, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<4x8xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%r, %y : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.addf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<4x8xf32>
+  return %r, %s : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+func.func @into_reduction(%x: tensor<4x8xf32>, %init: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %r = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = math.exp %a : f32
+    linalg.yield %m : f32
+  } -> tensor<4x8xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #red], iterator_types = ["parallel", "reduction"]} ins(%r : tensor<4x8xf32>) outs(%init : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.addf %a, %o : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  return %s : tensor<4xf32>
+}
+}
