@@ -74,3 +74,19 @@ func.func @not_constant(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
   %t = linalg.transpose ins(%x : tensor<2x3xf32>) outs(%e : tensor<3x2xf32>) permutation = [1, 0]
   return %t : tensor<3x2xf32>
 }
+
+// -----
+
+// A depthwise filter arrives as a reshape of a Cx1xKHxKW constant: its bytes
+// are the constant's, transposed in the reshape's shape.
+// CHECK-LABEL: func @through_collapse
+// CHECK:         %[[C:.*]] = arith.constant dense<{{\[}}[1.000000e+00, 3.000000e+00], [2.000000e+00, 4.000000e+00]]> : tensor<2x2xf32>
+// CHECK-NOT:     tensor.collapse_shape
+// CHECK:         return %[[C]]
+func.func @through_collapse() -> tensor<2x2xf32> {
+  %w = arith.constant dense<[[[1.0, 2.0]], [[3.0, 4.0]]]> : tensor<2x1x2xf32>
+  %c = tensor.collapse_shape %w [[0, 1], [2]] : tensor<2x1x2xf32> into tensor<2x2xf32>
+  %e = tensor.empty() : tensor<2x2xf32>
+  %t = linalg.transpose ins(%c : tensor<2x2xf32>) outs(%e : tensor<2x2xf32>) permutation = [1, 0]
+  return %t : tensor<2x2xf32>
+}

@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -86,6 +87,17 @@ static void transposeBytes(ArrayRef<char> in, MutableArrayRef<char> out,
   }
 }
 
+/// The constant `value` is, or is a reshape of (the bytes of a row-major
+/// reshape are those of its source): depthwise filters arrive as
+/// Cx1xKHxKW constants collapsed to CxKHxKW.
+static bool matchConstantThroughReshape(Value value, ElementsAttr &attr) {
+  if (auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>())
+    value = collapse.getSrc();
+  else if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>())
+    value = expand.getSrc();
+  return matchPattern(value, m_Constant(&attr));
+}
+
 struct FoldConstantTranspose : OpRewritePattern<linalg::TransposeOp> {
   FoldConstantTranspose(MLIRContext *context, int64_t maxBytes)
       : OpRewritePattern(context), maxBytes(maxBytes) {}
@@ -94,7 +106,7 @@ struct FoldConstantTranspose : OpRewritePattern<linalg::TransposeOp> {
                                 PatternRewriter &rewriter) const override {
     ElementsAttr input;
     if (!op.hasPureTensorSemantics() ||
-        !matchPattern(op.getInput(), m_Constant(&input)))
+        !matchConstantThroughReshape(op.getInput(), input))
       return failure();
     auto type = cast<RankedTensorType>(op->getResult(0).getType());
     if (!type.hasStaticShape())
@@ -114,11 +126,10 @@ struct FoldConstantTranspose : OpRewritePattern<linalg::TransposeOp> {
           getElementBytes(input, elementBytes);
       if (!bytes)
         return rewriter.notifyMatchFailure(op, "constant data not at hand");
-      ArrayRef<int64_t> inShape = cast<ShapedType>(input.getType()).getShape();
+      ArrayRef<int64_t> inShape = op.getInput().getType().getShape();
       if (isa<DenseElementsAttr>(input)) {
         std::vector<char> out(bytes->size());
-        transposeBytes(*bytes, out, inShape, op.getPermutation(),
-                       elementBytes);
+        transposeBytes(*bytes, out, inShape, op.getPermutation(), elementBytes);
         folded = DenseElementsAttr::getFromRawBuffer(type, out);
       } else {
         AsmResourceBlob blob = HeapAsmResourceBlob::allocate(

@@ -30,12 +30,18 @@ using namespace mlir;
 
 namespace {
 
-/// The transpose producing `value`, unless it transposes a constant (those
-/// are evaluated at compile time and read in place).
+/// The transpose producing `value`, unless it transposes a constant or a
+/// reshape of one (pb-fold-constant-transposes evaluates those).
 static linalg::TransposeOp getActivationTranspose(Value value) {
   auto transpose = value.getDefiningOp<linalg::TransposeOp>();
-  if (!transpose || !transpose.hasPureTensorSemantics() ||
-      matchPattern(transpose.getInput(), m_Constant()))
+  if (!transpose || !transpose.hasPureTensorSemantics())
+    return nullptr;
+  Value input = transpose.getInput();
+  if (auto collapse = input.getDefiningOp<tensor::CollapseShapeOp>())
+    input = collapse.getSrc();
+  else if (auto expand = input.getDefiningOp<tensor::ExpandShapeOp>())
+    input = expand.getSrc();
+  if (matchPattern(input, m_Constant()))
     return nullptr;
   return transpose;
 }
@@ -125,16 +131,17 @@ struct SinkTransposeThroughElementwise : OpRewritePattern<linalg::GenericOp> {
     SmallVector<Value> inits;
     SmallVector<Type> resultTypes;
     for (Value init : op.getDpsInits()) {
-      auto type = getPermutedType(cast<RankedTensorType>(init.getType()),
-                                  inverse);
+      auto type =
+          getPermutedType(cast<RankedTensorType>(init.getType()), inverse);
       inits.push_back(tensor::EmptyOp::create(rewriter, loc, type.getShape(),
                                               type.getElementType()));
       resultTypes.push_back(type);
-      maps.push_back(AffineMap::getMultiDimIdentityMap(permutation.size(),
-                                                       context));
+      maps.push_back(
+          AffineMap::getMultiDimIdentityMap(permutation.size(), context));
     }
-    auto sunk = linalg::GenericOp::create(rewriter, loc, resultTypes, inputs,
-                                          inits, maps, op.getIteratorTypesArray());
+    auto sunk =
+        linalg::GenericOp::create(rewriter, loc, resultTypes, inputs, inits,
+                                  maps, op.getIteratorTypesArray());
     rewriter.inlineRegionBefore(op.getRegion(), sunk.getRegion(),
                                 sunk.getRegion().begin());
     SmallVector<Value> results;
@@ -162,9 +169,9 @@ struct FoldTransposeIntoGeneric : OpRewritePattern<linalg::GenericOp> {
       Value value = input->get();
       if (auto transpose = getActivationTranspose(value)) {
         unsigned index = input->getOperandNumber();
-        maps[index] = getInputFromResultMap(transpose.getPermutation(),
-                                            op.getContext())
-                          .compose(maps[index]);
+        maps[index] =
+            getInputFromResultMap(transpose.getPermutation(), op.getContext())
+                .compose(maps[index]);
         value = transpose.getInput();
         changed = true;
       }
@@ -202,11 +209,11 @@ struct SinkTransposeThroughPad : OpRewritePattern<tensor::PadOp> {
     }
     SmallVector<int64_t> inverse = invertPermutationVector(permutation);
     RankedTensorType type = getPermutedType(op.getResultType(), inverse);
-    auto padded = tensor::PadOp::create(rewriter, op.getLoc(), type,
-                                        source.getInput(), low, high, padding,
-                                        op.getNofold());
-    rewriter.replaceOp(op, transpose(rewriter, op.getLoc(), padded.getResult(),
-                                     permutation));
+    auto padded =
+        tensor::PadOp::create(rewriter, op.getLoc(), type, source.getInput(),
+                              low, high, padding, op.getNofold());
+    rewriter.replaceOp(
+        op, transpose(rewriter, op.getLoc(), padded.getResult(), permutation));
     return success();
   }
 };
