@@ -19,8 +19,8 @@ namespace polyblocks {
 
 /// Ops that are views or metadata once bufferized: no kernel of their own.
 static bool isShapeOnly(Operation *op) {
-  return isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp,
-             tensor::ReshapeOp, tensor::CastOp, tensor::EmptyOp>(op);
+  return isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::ReshapeOp,
+             tensor::CastOp, tensor::EmptyOp>(op);
 }
 
 /// Producers cloned into a kernel rather than passed to it: constants, empty
@@ -52,8 +52,7 @@ static SetVector<Value> getInputs(Operation *op) {
 
 /// Clones `value`'s producer and, first, the producers it reads into the
 /// builder's block, unless already mapped.
-static void cloneProducer(Value value, OpBuilder &builder,
-                          IRMapping &mapping) {
+static void cloneProducer(Value value, OpBuilder &builder, IRMapping &mapping) {
   if (mapping.contains(value))
     return;
   Operation *producer = value.getDefiningOp();

@@ -107,8 +107,8 @@ struct ConvertConvsToChannelsLastPass
     MLIRContext *context = &getContext();
     RewritePatternSet patterns(context);
     // fchw -> hwcf; chw -> hwc.
-    patterns.add<ToChannelsLast<linalg::Conv2DNchwFchwOp,
-                                linalg::Conv2DNhwcHwcfOp>>(
+    patterns.add<
+        ToChannelsLast<linalg::Conv2DNchwFchwOp, linalg::Conv2DNhwcHwcfOp>>(
         context, ArrayRef<int64_t>{2, 3, 1, 0});
     patterns.add<ToChannelsLast<linalg::DepthwiseConv2DNchwChwOp,
                                 linalg::DepthwiseConv2DNhwcHwcOp>>(

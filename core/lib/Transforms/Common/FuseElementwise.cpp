@@ -45,8 +45,7 @@ static bool shouldFuse(OpOperand *operand) {
     return false;
   auto producer = cast<linalg::GenericOp>(result.getOwner());
   auto consumerOp = cast<linalg::GenericOp>(consumer);
-  if (!result.hasOneUse() ||
-      !consumerOp.isDpsInput(operand) ||
+  if (!result.hasOneUse() || !consumerOp.isDpsInput(operand) ||
       !consumerOp.getMatchingIndexingMap(operand).isPermutation() ||
       !producer.getIndexingMapMatchingResult(result).isPermutation())
     return false;
