@@ -17,7 +17,8 @@ RegisterTile chooseRegisterTile(const CPUModel &cpu) {
           ? (cpu.numVectorRegisters - panelRegisters - 1) / panelRegisters
           : 1;
   unsigned kc = std::max(16u, cpu.l1CacheKiB * 1024 / (nr * 4));
-  return RegisterTile{std::max(1u, mr), nr, kc, cpu.l2CacheKiB};
+  return RegisterTile{std::max(1u, mr), nr, kc, cpu.l2CacheKiB,
+                      cpu.l2CacheKiB / 2};
 }
 
 StreamedMatmul chooseStreamedMatmul(const CPUModel &cpu) {

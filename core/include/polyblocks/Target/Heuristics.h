@@ -31,13 +31,19 @@ struct RegisterTile {
   /// The row factor's k block is packed when it outgrows this cache, in
   /// KiB (one core's L2).
   unsigned packRowsAboveKiB;
+  /// A convolution whose packed panels outgrow this many KiB (half of one
+  /// core's L2) loops over its column tiles outside its output rows, so
+  /// that each panel is read from L2 by every row rather than all of them
+  /// from memory by each row (3x3 convolutions of 256 and 512 channels).
+  unsigned columnsOutsideAboveKiB;
 };
 
 /// NR is two vectors of f32 lanes; the MR x NR accumulators take every
 /// vector register but those holding the panel's NR lanes and one
 /// broadcast row value (6 x 16 with AVX2's 16 registers, as BLIS's Haswell
 /// kernel; 14 x 32 with AVX-512's 32); KC makes the packed KC x NR panel
-/// fill L1d (at least 16).
+/// fill L1d (at least 16); a convolution's panels go column tile by column
+/// tile past half of L2.
 RegisterTile chooseRegisterTile(const CPUModel &cpu);
 
 /// How matmuls with few rows are streamed (pb-stream-skinny-contraction).

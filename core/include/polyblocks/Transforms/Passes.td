@@ -567,7 +567,15 @@ def PBRegisterTileContraction
     A convolution keeps its outer loops `p...` around the column and row
     tiles, its reduction loops nested inside (threading the accumulators),
     and its filter packed once, before the nest, indexed by the linearized
-    reduction loops.
+    reduction loops. A filter that is a constant global read linearly (a
+    network's weights) is packed at compile time instead: a new constant
+    global `<name>_packed` in the packed layout, read in place of the
+    buffer; nothing is packed at run time. When the packed panels outgrow
+    `columns-outside-kib` (default: half of L2), the column tiles become
+    the outermost loop, around the outer loops: each panel then serves
+    every output row while it is in cache, instead of every row reading
+    all of them (a 7x7x512 ResNet layer's 9 MiB of panels, from memory,
+    once per output row).
 
     So the `MR x NR` block of `C` lives in vector registers across the
     whole `k` block, every loaded element of `Y` feeds `MR` multiply-adds,
@@ -609,6 +617,11 @@ def PBRegisterTileContraction
            "size of the cache (per core) that the row factor's k block must "
            "outgrow to be packed, in KiB (default: 0, from the machine "
            "model: L2)">,
+    Option<"columnsOutsideKiB", "columns-outside-kib", "unsigned",
+           /*default=*/"0",
+           "size in KiB that a convolution's packed panels must outgrow for "
+           "its column tiles to loop outside its output rows (default: 0, "
+           "from the machine model: half of L2)">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "polyblocks/Transforms/Passes.h"
+#include "polyblocks/Transforms/Utils/ConstantData.h"
 #include "polyblocks/Transforms/Utils/IRBuilders.h"
 
 #include "polyblocks/Analysis/AccessPattern.h"
@@ -19,7 +20,10 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/Support/Debug.h"
+
+#include <cstring>
 
 #define DEBUG_TYPE "pb-register-tile-contraction"
 
@@ -59,6 +63,12 @@ struct TilePlan {
   bool packRows;
   /// Bytes of the row factor's k block (M x KC).
   int64_t rowBlockBytes;
+  /// A convolution's column tiles are the outermost loop (its panels
+  /// outgrow the cache: each is then read by every output row while it is
+  /// in cache); else its output rows are, each reading every panel.
+  bool columnsOutside;
+  /// Bytes of all the packed panels of a convolution (K x N).
+  int64_t panelBytes;
   /// Rows in whole tiles of MR.
   int64_t getWholeRows() const { return m / mr * mr; }
 };
@@ -105,6 +115,11 @@ static std::optional<TilePlan> planTile(Contraction &c,
                   plan.rowBlockBytes > int64_t(tile.packRowsAboveKiB) * 1024 &&
                   plan.getWholeRows() != 0 &&
                   plan.n / plan.nr >= kMinColumnTilesToPackRows;
+  plan.panelBytes =
+      plan.kTotal * plan.n * int64_t(c.elementType.getIntOrFloatBitWidth() / 8);
+  plan.columnsOutside =
+      !plan.blocked && !c.outerLoops.empty() &&
+      plan.panelBytes > int64_t(tile.columnsOutsideAboveKiB) * 1024;
   return plan;
 }
 
@@ -114,7 +129,8 @@ static std::optional<TilePlan> planTile(Contraction &c,
 ///   pack (convolutions: every panel, once)
 ///   for kt (blocks of KC; matmuls)
 ///     pack the row factor's slivers (if planned)
-///     for outer loops (convolutions)
+///     for outer loops (convolutions; inside jt when its panels outgrow
+///                      the cache)
 ///       for jt (column tiles of NR)
 ///         pack the panel (matmuls: on this thread's stack)
 ///         for it (whole tiles of MR rows): one register tile
@@ -131,6 +147,8 @@ public:
   /// Builds the nest before the contraction's loops and returns its
   /// outermost compute loop (the caller erases the old loops).
   Operation *build();
+  /// Whether build() packed the panels at compile time.
+  bool isPackedAtCompileTime() const { return packedAtCompileTime; }
 
 private:
   /// The body of an innermost reduction step: from the builder, the
@@ -146,6 +164,11 @@ private:
                                         unsigned depth, ValueRange accs,
                                         BodyFn body);
   void createPackMaps();
+  /// A convolution's packed panels as a new constant global, read with
+  /// memref.get_global, when its column factor is a constant global read
+  /// linearly in j and the reduction loops (a network's filters: packed at
+  /// compile time, not on every call); else null.
+  Value getConstantPanels();
   /// Packs the panels of column tile `jt` for the current block.
   void packPanels(OpBuilder &pb, Location pl, Value columnTile);
   /// rowPack[it / MR, k - kt, r] = X[it + r, k] for the whole row tiles of
@@ -181,6 +204,7 @@ private:
   SmallVector<Value> kIvs;
   /// The current k block, column tile, packed panels and row slivers.
   Value kt, jt, pack, rowPack;
+  bool packedAtCompileTime = false;
   /// pack[position in the block, 0] for a k block (position k - kt), else
   /// pack[jt / NR, position, 0] (the row-major linear index of the
   /// reduction loops).
@@ -275,6 +299,117 @@ void TiledNestBuilder::packPanels(OpBuilder &pb, Location pl,
       });
 }
 
+Value TiledNestBuilder::getConstantPanels() {
+  auto getGlobal = c.panelLoad.getMemRef().getDefiningOp<memref::GetGlobalOp>();
+  if (!getGlobal)
+    return nullptr;
+  auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+      getGlobal, getGlobal.getNameAttr());
+  if (!global || !global.getConstant() || !global.getInitialValue() ||
+      !global.getType().getLayout().isIdentity())
+    return nullptr;
+  auto init = dyn_cast<ElementsAttr>(*global.getInitialValue());
+  std::optional<int64_t> elementBytes =
+      polyblocks::getElementBytes(c.elementType);
+  if (!init || !elementBytes)
+    return nullptr;
+  std::optional<ArrayRef<char>> bytes =
+      polyblocks::getConstantBytes(init, *elementBytes);
+  if (!bytes)
+    return nullptr;
+
+  // Y's linear offset as base + jCoef * j + sum of kCoefs[d] * k[d]: each
+  // map operand is j or a reduction loop's variable, the map has no
+  // symbols, divisions or remainders.
+  AffineMap map = c.panelLoad.getAffineMap();
+  if (map.getNumSymbols() != 0)
+    return nullptr;
+  for (AffineExpr result : map.getResults()) {
+    bool linear = true;
+    result.walk([&](AffineExpr e) {
+      linear &= e.getKind() != AffineExprKind::Mod &&
+                e.getKind() != AffineExprKind::FloorDiv &&
+                e.getKind() != AffineExprKind::CeilDiv;
+    });
+    if (!linear)
+      return nullptr;
+  }
+  ArrayRef<int64_t> shape = global.getType().getShape();
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  auto offsetAt = [&](ArrayRef<int64_t> dims) {
+    int64_t offset = 0;
+    for (auto [index, stride] : llvm::zip(map.compose(dims), strides))
+      offset += index * stride;
+    return offset;
+  };
+  unsigned numOperands = map.getNumDims();
+  SmallVector<int64_t> point(numOperands, 0);
+  int64_t base = offsetAt(point);
+  int64_t jCoef = 0;
+  SmallVector<int64_t> kCoefs(c.kLoops.size(), 0);
+  for (auto [i, operand] : llvm::enumerate(c.panelLoad.getMapOperands())) {
+    point[i] = 1;
+    int64_t coef = offsetAt(point) - base;
+    point[i] = 0;
+    if (operand == c.jLoop.getInductionVar()) {
+      jCoef += coef;
+      continue;
+    }
+    auto *k = llvm::find_if(c.kLoops, [&](AffineForOp loop) {
+      return loop.getInductionVar() == operand;
+    });
+    if (k == c.kLoops.end())
+      return nullptr;
+    kCoefs[k - c.kLoops.begin()] += coef;
+  }
+
+  // pack[jt / NR, position, lane] = Y[j = jt + lane, k...], position the
+  // row-major index of k... (createPackMaps).
+  int64_t numElements = init.getNumElements();
+  std::vector<char> packed(plan.n * plan.kTotal * *elementBytes);
+  SmallVector<int64_t> k(plan.kTrips.size(), 0);
+  int64_t position = 0;
+  char *out = packed.data();
+  for (int64_t jt = 0; jt < plan.n; jt += plan.nr) {
+    for (position = 0, llvm::fill(k, 0); position < plan.kTotal; ++position) {
+      int64_t offset = base + jt * jCoef;
+      for (auto [index, coef] : llvm::zip(k, kCoefs))
+        offset += index * coef;
+      for (int64_t lane = 0; lane < plan.nr; ++lane) {
+        int64_t element = offset + lane * jCoef;
+        if (element < 0 || element >= numElements)
+          return nullptr;
+        std::memcpy(out, bytes->data() + element * *elementBytes,
+                    *elementBytes);
+        out += *elementBytes;
+      }
+      for (int64_t d = int64_t(k.size()) - 1; d >= 0; --d) {
+        if (++k[d] < plan.kTrips[d])
+          break;
+        k[d] = 0;
+      }
+    }
+  }
+
+  auto packType =
+      MemRefType::get({plan.n / plan.nr, plan.kTotal, plan.nr}, c.elementType);
+  auto tensorType = RankedTensorType::get(packType.getShape(), c.elementType);
+  std::string name = (global.getSymName() + "_packed").str();
+  OpBuilder gb(global);
+  gb.setInsertionPointAfter(global);
+  auto packedGlobal = memref::GlobalOp::create(
+      gb, global.getLoc(), name, gb.getStringAttr("private"), packType,
+      polyblocks::makeConstant(
+          tensorType, packed,
+          isa<DenseResourceElementsAttr>(init) ? StringRef(name) : ""),
+      /*constant=*/true, gb.getI64IntegerAttr(64));
+  SymbolTable(global->getParentOp()).insert(packedGlobal);
+  return memref::GetGlobalOp::create(b, loc, packType,
+                                     packedGlobal.getSymName());
+}
+
 void TiledNestBuilder::packRowSlivers() {
   auto tiles = AffineForOp::create(b, loc, 0, plan.getWholeRows(), plan.mr);
   OpBuilder tb = OpBuilder::atBlockBegin(tiles.getBody());
@@ -340,6 +475,10 @@ Operation *TiledNestBuilder::build() {
   // defaults); a convolution's panels are packed once, before the nest, into
   // one heap buffer for all of them.
   if (!plan.blocked) {
+    pack = getConstantPanels();
+    packedAtCompileTime = bool(pack);
+  }
+  if (!plan.blocked && !pack) {
     auto packType =
         MemRefType::get({plan.n / plan.nr, plan.kc, plan.nr}, c.elementType);
     pack = memref::AllocOp::create(b, loc, packType, b.getI64IntegerAttr(64));
@@ -366,11 +505,20 @@ Operation *TiledNestBuilder::build() {
     kt = kBlockLoop.getInductionVar();
     if (rowPack)
       packRowSlivers();
-  } else {
+  } else if (!packedAtCompileTime) {
     auto packLoop = AffineForOp::create(b, loc, 0, plan.n, plan.nr);
     OpBuilder pb = OpBuilder::atBlockBegin(packLoop.getBody());
     packPanels(pb, loc, packLoop.getInductionVar());
   }
+  auto createColumnTileLoop = [&] {
+    auto jTile = AffineForOp::create(b, loc, 0, plan.n, plan.nr);
+    if (!nestRoot)
+      nestRoot = jTile;
+    b.setInsertionPointToStart(jTile.getBody());
+    jt = jTile.getInductionVar();
+  };
+  if (plan.columnsOutside)
+    createColumnTileLoop();
   for (AffineForOp loop : c.outerLoops) {
     auto copy = AffineForOp::create(b, loc, 0, loop.getConstantUpperBound(), 1);
     if (!nestRoot)
@@ -378,11 +526,8 @@ Operation *TiledNestBuilder::build() {
     ivMap[loop.getInductionVar()] = copy.getInductionVar();
     b.setInsertionPointToStart(copy.getBody());
   }
-  auto jTile = AffineForOp::create(b, loc, 0, plan.n, plan.nr);
-  if (!nestRoot)
-    nestRoot = jTile;
-  b.setInsertionPointToStart(jTile.getBody());
-  jt = jTile.getInductionVar();
+  if (!plan.columnsOutside)
+    createColumnTileLoop();
   if (plan.blocked) {
     pack = memref::AllocaOp::create(
         b, loc, MemRefType::get({plan.kc, plan.nr}, c.elementType),
@@ -405,7 +550,8 @@ Operation *TiledNestBuilder::build() {
 /// say what was chosen and why.
 static void recordTile(Operation *nestRoot, const Contraction &c,
                        const TilePlan &plan,
-                       const polyblocks::RegisterTile &tile) {
+                       const polyblocks::RegisterTile &tile,
+                       bool packedAtCompileTime) {
   int64_t m = plan.m, mr = plan.mr, nr = plan.nr, kc = plan.kc;
   std::string summary;
   llvm::raw_string_ostream os(summary);
@@ -425,14 +571,27 @@ static void recordTile(Operation *nestRoot, const Contraction &c,
        << " the " << tile.packRowsAboveKiB << " KiB cache)";
   else
     os << "the whole reduction (" << kc
-       << " iterations) in one block, the column factor packed once "
-          "before the nest";
+       << " iterations) in one block, the column factor packed "
+       << (packedAtCompileTime ? "at compile time (a constant)"
+                               : "once before the nest")
+       << "; "
+       << (plan.columnsOutside ? "column tiles outside the output rows"
+                               : "output rows outside the column tiles")
+       << " (its panels' " << plan.panelBytes / 1024 << " KiB "
+       << (plan.columnsOutside ? "outgrow" : "fit in") << " "
+       << tile.columnsOutsideAboveKiB << " KiB of cache)";
   Builder b(nestRoot->getContext());
-  polyblocks::recordDecision(nestRoot, DEBUG_TYPE, summary,
-                             {{"rows", b.getI64IntegerAttr(mr)},
-                              {"columns", b.getI64IntegerAttr(nr)},
-                              {"k_block", b.getI64IntegerAttr(kc)},
-                              {"rows_packed", b.getBoolAttr(plan.packRows)}});
+  SmallVector<std::pair<StringRef, Attribute>> fields{
+      {"rows", b.getI64IntegerAttr(mr)},
+      {"columns", b.getI64IntegerAttr(nr)},
+      {"k_block", b.getI64IntegerAttr(kc)},
+      {"rows_packed", b.getBoolAttr(plan.packRows)}};
+  if (!plan.blocked) {
+    fields.push_back({"columns_outside", b.getBoolAttr(plan.columnsOutside)});
+    fields.push_back(
+        {"packed_at_compile_time", b.getBoolAttr(packedAtCompileTime)});
+  }
+  polyblocks::recordDecision(nestRoot, DEBUG_TYPE, summary, fields);
 }
 
 struct RegisterTileContractionPass
@@ -452,6 +611,8 @@ struct RegisterTileContractionPass
       tile.kBlock = kBlock;
     if (cacheKiB)
       tile.packRowsAboveKiB = cacheKiB;
+    if (columnsOutsideKiB)
+      tile.columnsOutsideAboveKiB = columnsOutsideKiB;
     for (AffineForOp root : polyblocks::getOutermostLoops(getOperation())) {
       std::optional<Contraction> c = matchContraction(root);
       if (!c)
@@ -459,8 +620,9 @@ struct RegisterTileContractionPass
       std::optional<TilePlan> plan = planTile(*c, tile);
       if (!plan)
         continue;
-      Operation *nestRoot = TiledNestBuilder(*c, *plan).build();
-      recordTile(nestRoot, *c, *plan, tile);
+      TiledNestBuilder builder(*c, *plan);
+      Operation *nestRoot = builder.build();
+      recordTile(nestRoot, *c, *plan, tile, builder.isPackedAtCompileTime());
       root.erase();
     }
   }

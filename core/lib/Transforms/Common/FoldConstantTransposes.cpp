@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "polyblocks/Transforms/Passes.h"
+#include "polyblocks/Transforms/Utils/ConstantData.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -31,30 +32,6 @@ namespace polyblocks {
 using namespace mlir;
 
 namespace {
-
-/// The bytes of the dense elements `attr` (row-major, `elementBytes` each),
-/// or nullopt when they are not at hand (splats, bit-packed i1, elided
-/// resources).
-static std::optional<ArrayRef<char>> getElementBytes(ElementsAttr attr,
-                                                     int64_t elementBytes) {
-  int64_t size = attr.getNumElements() * elementBytes;
-  ArrayRef<char> data;
-  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
-    if (dense.isSplat())
-      return std::nullopt;
-    data = dense.getRawData();
-  } else if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
-    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    if (!blob)
-      return std::nullopt;
-    data = blob->getData();
-  } else {
-    return std::nullopt;
-  }
-  if (static_cast<int64_t>(data.size()) != size)
-    return std::nullopt;
-  return data;
-}
 
 /// out[i] = in[j], j[permutation[k]] = i[k], element by element.
 static void transposeBytes(ArrayRef<char> in, MutableArrayRef<char> out,
@@ -123,25 +100,16 @@ struct FoldConstantTranspose : OpRewritePattern<linalg::TransposeOp> {
       if (type.getNumElements() * elementBytes > maxBytes)
         return rewriter.notifyMatchFailure(op, "constant over the size budget");
       std::optional<ArrayRef<char>> bytes =
-          getElementBytes(input, elementBytes);
+          polyblocks::getConstantBytes(input, elementBytes);
       if (!bytes)
         return rewriter.notifyMatchFailure(op, "constant data not at hand");
-      ArrayRef<int64_t> inShape = op.getInput().getType().getShape();
-      if (isa<DenseElementsAttr>(input)) {
-        std::vector<char> out(bytes->size());
-        transposeBytes(*bytes, out, inShape, op.getPermutation(), elementBytes);
-        folded = DenseElementsAttr::getFromRawBuffer(type, out);
-      } else {
-        AsmResourceBlob blob = HeapAsmResourceBlob::allocate(
-            bytes->size(), /*align=*/64, /*dataIsMutable=*/true);
-        transposeBytes(*bytes, blob.getMutableData(), inShape,
-                       op.getPermutation(), elementBytes);
-        std::string name =
-            (cast<DenseResourceElementsAttr>(input).getRawHandle().getKey() +
-             "_transposed")
-                .str();
-        folded = DenseResourceElementsAttr::get(type, name, std::move(blob));
-      }
+      std::vector<char> out(bytes->size());
+      transposeBytes(*bytes, out, op.getInput().getType().getShape(),
+                     op.getPermutation(), elementBytes);
+      std::string name;
+      if (auto resource = dyn_cast<DenseResourceElementsAttr>(input))
+        name = (resource.getRawHandle().getKey() + "_transposed").str();
+      folded = polyblocks::makeConstant(type, out, name);
     }
     rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, type,
                                                    cast<TypedAttr>(folded));

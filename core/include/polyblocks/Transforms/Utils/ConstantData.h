@@ -1,0 +1,37 @@
+//===- ConstantData.h - The bytes of constants, at compile time -*- C++ -*-===//
+//
+// Passes that evaluate what depends only on constant weights (transposes on
+// tensors, packed panels of convolution filters) read and write the
+// elements' bytes through these.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POLYBLOCKS_TRANSFORMS_UTILS_CONSTANTDATA_H
+#define POLYBLOCKS_TRANSFORMS_UTILS_CONSTANTDATA_H
+
+#include "mlir/IR/BuiltinAttributeInterfaces.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <optional>
+
+namespace polyblocks {
+
+/// Bytes of one element of `type` if it is an integer or float of whole
+/// bytes (not index), else nullopt.
+std::optional<int64_t> getElementBytes(mlir::Type type);
+
+/// The row-major bytes of the elements of `attr`, `elementBytes` each, or
+/// nullopt when they are not at hand (splats, bit-packed i1, elided
+/// resources).
+std::optional<llvm::ArrayRef<char>> getConstantBytes(mlir::ElementsAttr attr,
+                                                     int64_t elementBytes);
+
+/// A constant of `type` holding `bytes`: dense elements when `resourceName`
+/// is empty, else a new `dense_resource` blob of that name.
+mlir::ElementsAttr makeConstant(mlir::ShapedType type,
+                                llvm::ArrayRef<char> bytes,
+                                llvm::StringRef resourceName);
+
+} // namespace polyblocks
+
+#endif // POLYBLOCKS_TRANSFORMS_UTILS_CONSTANTDATA_H
