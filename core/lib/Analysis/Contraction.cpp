@@ -65,19 +65,23 @@ std::optional<Contraction> matchContraction(AffineForOp root) {
   Value j = jLoop.getInductionVar();
   if (getAccessStride(store, j) != AccessStride::Contiguous)
     return std::nullopt;
-  // A single-iteration loop (a batch of 1) counts as parallel: the access
-  // analysis folds its induction variable to a constant.
+  // The access analysis folds the induction variable of a single-iteration
+  // loop to a constant: such a loop is parallel when C's indices use it (a
+  // batch of 1), a reduction otherwise (the 1 x 1 window of a pointwise
+  // convolution).
+  auto movesC = [&](AffineForOp loop) {
+    Value iv = loop.getInductionVar();
+    if (loop.getConstantUpperBound() == 1)
+      return llvm::is_contained(store.getMapOperands(), iv);
+    return getAccessStride(store, iv) != AccessStride::Invariant;
+  };
   unsigned numParallel = 0;
-  while (numParallel + 1 < band.size() &&
-         (band[numParallel].getConstantUpperBound() == 1 ||
-          getAccessStride(store, band[numParallel].getInductionVar()) !=
-              AccessStride::Invariant))
+  while (numParallel + 1 < band.size() && movesC(band[numParallel]))
     ++numParallel;
   if (numParallel == 0 || numParallel + 1 == band.size())
     return std::nullopt;
   for (unsigned d = numParallel; d + 1 < band.size(); ++d)
-    if (getAccessStride(store, band[d].getInductionVar()) !=
-        AccessStride::Invariant)
+    if (movesC(band[d]))
       return std::nullopt;
   AffineForOp iLoop = band[numParallel - 1];
   Value i = iLoop.getInductionVar();

@@ -108,3 +108,43 @@ func.func @large_panels(%in: memref<1x5x5x4xf32>, %w: memref<2x2x4x32xf32>, %out
   }
   return
 }
+
+// -----
+
+// A 1 x 1 convolution: its window loops run once and do not move C, so they
+// are reductions; the batch loop runs once and moves C, so it is parallel.
+// CHECK-LABEL: func @pointwise
+// CHECK:         memref.alloc() {alignment = 64 : i64} : memref<2x4x16xf32>
+// CHECK:         affine.vector_store
+// CHECK:         affine.for %{{.*}} = 0 to 1 {
+// CHECK-NEXT:      affine.for %{{.*}} = 0 to 3 {
+// CHECK-NEXT:        affine.for %[[JT:.*]] = 0 to 32 step 16 {
+// CHECK-NEXT:          affine.for %{{.*}} = 0 to 4 step 4 {
+// CHECK:                 affine.for %{{.*}} = 0 to 1 iter_args
+// CHECK-NEXT:              affine.for %{{.*}} = 0 to 1 iter_args
+// CHECK-NEXT:                affine.for %{{.*}} = 0 to 4 iter_args
+// CHECK-COUNT-4:               vector.fma
+// CHECK:         } {pb.decisions = [{columns = 16 : i64, {{.*}}k_block = 4 : i64
+func.func @pointwise(%in: memref<1x3x4x4xf32>, %w: memref<1x1x4x32xf32>, %out: memref<1x3x4x32xf32>) {
+  affine.for %n = 0 to 1 {
+    affine.for %oh = 0 to 3 {
+      affine.for %ow = 0 to 4 {
+        affine.for %kh = 0 to 1 {
+          affine.for %kw = 0 to 1 {
+            affine.for %c = 0 to 4 {
+              affine.for %f = 0 to 32 {
+                %x = affine.load %in[%n, %oh + %kh, %ow + %kw, %c] : memref<1x3x4x4xf32>
+                %y = affine.load %w[%kh, %kw, %c, %f] : memref<1x1x4x32xf32>
+                %z = affine.load %out[%n, %oh, %ow, %f] : memref<1x3x4x32xf32>
+                %m = arith.mulf %x, %y : f32
+                %s = arith.addf %z, %m : f32
+                affine.store %s, %out[%n, %oh, %ow, %f] : memref<1x3x4x32xf32>
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  return
+}
