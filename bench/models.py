@@ -131,8 +131,12 @@ def polyblocks_text(model, inputs, name):
     return _TEXTS[key][0]
 
 
+_COMPILED = {}
+
+
 def polyblocks_engine(text, arrays, name):
     import polyblocks
+    _COMPILED[name] = text
     start = time.perf_counter()
     kernel = polyblocks.compile(text, name=name)["forward"]
     seconds = time.perf_counter() - start
@@ -227,6 +231,28 @@ def measure(prepared, rounds):
     return {name: statistics.median(ts) for name, ts in times.items()}
 
 
+def own_process_median(name, rounds):
+    """PolyBlocks' median in a process of its own (`pbtool bench` on the
+    program compiled for this model), where no other runtime keeps threads:
+    the cost of sharing two cores with the anchors' thread pools is the
+    difference from the interleaved median."""
+    from polyblocks._toolchain import find_pbtool
+    if name not in _COMPILED:
+        return None
+    path = os.path.join(WORK, "%s-own.mlir" % name)
+    with open(path, "w") as f:
+        f.write(_COMPILED[name])
+    time.sleep(1)  # this process's idle thread pools stop spinning
+    out = subprocess.run([find_pbtool(), "bench", path, "--function=forward",
+                          "--repetitions=%d" % max(rounds, 5)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True).stdout.split()
+    for word, value in zip(out, out[1:]):
+        if word == "median":
+            return float(value) / 1e3
+    return None
+
+
 def bench_model(framework, name, batch, engines, rounds):
     if framework == "torch":
         import zoo_torch
@@ -255,8 +281,11 @@ def bench_model(framework, name, batch, engines, rounds):
     errors = {e: relative_error(o, reference) for e, o in outputs.items()
               if reference is not None}
     medians = measure(prepared, rounds)
+    own = own_process_median(name, rounds) if "PolyBlocks" in prepared \
+        else None
     return {"model": name, "framework": framework, "batch": batch,
-            "medians": medians, "compile": compile_seconds, "notes": notes,
+            "medians": medians, "own": own,
+            "compile": compile_seconds, "notes": notes,
             "errors": errors,
             "export": _TEXTS.get((name, tuple(tuple(t.shape) for t in inputs)),
                                  (None, None))[1]
@@ -270,7 +299,8 @@ def format_table(results):
             if engine != "PolyBlocks" and engine not in anchors:
                 anchors.append(engine)
     head = ("| network | batch | PolyBlocks | " +
-            " | ".join(anchors) + " | ours / best anchor | PolyBlocks compile |")
+            " | ".join(anchors) + " | ours / best anchor | PolyBlocks in its "
+            "own process (/ best anchor) | PolyBlocks compile |")
     rows = [head, "|" + "---|" * (head.count("|") - 1)]
     for r in results:
         med = r["medians"]
@@ -284,10 +314,13 @@ def format_table(results):
             else:
                 cells.append("n/a")
         best = min((med[a] for a in anchors if a in med), default=None)
-        rows.append("| %s (%s) | %d | %s | %s | %s | %s |" % (
+        own = r["own"]
+        rows.append("| %s (%s) | %d | %s | %s | %s | %s | %s |" % (
             r["model"], r["framework"], r["batch"],
             "%.2f ms" % (ours * 1e3) if ours else "n/a", " | ".join(cells),
             "%.2fx" % (ours / best) if ours and best else "n/a",
+            "%.2f ms (%.2fx)" % (own * 1e3, own / best) if own and best
+            else "n/a",
             "%.1f s" % r["compile"]["PolyBlocks"]
             if "PolyBlocks" in r["compile"] else "n/a"))
     return "\n".join(rows)
@@ -366,7 +399,12 @@ def main():
                             stdout=subprocess.PIPE, text=True).stdout.strip()
     text = ("Measured %s at %s on %s; medians of %d interleaved rounds "
             "(`./bench/run-models.sh`). Ratios are PolyBlocks' time over the "
-            "anchor's (below 1: PolyBlocks is faster).\n\n%s\n\n%s\n" % (
+            "anchor's (below 1: PolyBlocks is faster). \"In its own "
+            "process\": `pbtool bench` on the same program, in a process "
+            "where no other runtime keeps a thread pool; every engine of the "
+            "interleaved rounds has its own pool in one process, and on 2 "
+            "cores a pool still spinning after its call takes a core from "
+            "the next engine's.\n\n%s\n\n%s\n" % (
                 datetime.date.today().isoformat(), commit or "?", machine(),
                 args.rounds, format_table(results), format_details(results)))
     print(text)
