@@ -27,6 +27,7 @@
 // CPU-NEXT:   pb-vectorize-max-reductions
 // CPU-NEXT:   canonicalize
 // CPU-NEXT:   cse
+// CPU-NEXT:   pb-share-buffers
 
 // SERIAL:     pb-hoist-reciprocals,
 // SERIAL-NEXT: pb-hoist-stack-buffers,
@@ -40,6 +41,7 @@
 // GPU-NOT:  pb-parallelize-outer-loops
 // GPU:      pb-hoist-reciprocals,
 // GPU-NEXT: canonicalize
+// GPU-NOT:  pb-share-buffers
 func.func @f() {
   return
 }

@@ -298,6 +298,9 @@ void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
     addCPUThreadsAndRowKernels(fpm, options);
   fpm.addPass(createCanonicalizerPass());
   fpm.addPass(createCSEPass());
+  // Last: the passes above look for the buffers' allocations.
+  if (cpu)
+    fpm.addPass(createPBShareBuffers());
 }
 
 /// Host-side lowering shared by S4 and the reference pipeline: math on

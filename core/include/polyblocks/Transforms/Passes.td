@@ -184,6 +184,29 @@ def PBFuseElementwise : Pass<"pb-fuse-elementwise", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def PBShareBuffers : Pass<"pb-share-buffers", "::mlir::func::FuncOp"> {
+  let summary = "Place a function's intermediate buffers in one arena, sharing bytes between buffers never live together";
+  let description = [{
+    The buffers that a function's body allocates and frees itself
+    (`memref.alloc` and its one `memref.dealloc` in that block; statically
+    shaped, identity layout, whole-byte elements, not returned) become
+    `memref.view`s of one arena allocated at the function's start and freed
+    before its return. Each buffer is live from its allocation to its
+    release; largest first, each takes the lowest 64-byte-aligned offset
+    where it overlaps no buffer live at the same time, so the arena is
+    about the peak of live bytes, not their sum.
+
+    A network allocates hundreds of intermediate buffers per call, and the
+    C library serves large ones from `mmap` and returns them to the system
+    when they are freed: every call faulted their pages in again (MobileNetV2
+    at batch 8: 132,000 page faults per call, 130 ms of its 177). One arena
+    is one allocation per call, kept by the allocator between calls when it
+    is under its `mmap` threshold.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def PBYieldIntoIterArgs : Pass<"pb-yield-into-iter-args", "::mlir::func::FuncOp"> {
   let summary = "Write the tensors a loop carries back into its iteration arguments";
   let description = [{
