@@ -54,8 +54,8 @@ static std::optional<int64_t> getBufferBytes(MemRefType type) {
 /// allocation to the last op of the block that reads or writes it or a
 /// value derived from it (a subview, a reshape): deallocations are placed
 /// at the end of the function, not after the last use.
-static std::optional<Buffer> getBuffer(memref::AllocOp alloc,
-                                       DenseMap<Operation *, int64_t> &position) {
+static std::optional<Buffer>
+getBuffer(memref::AllocOp alloc, DenseMap<Operation *, int64_t> &position) {
   std::optional<int64_t> bytes = getBufferBytes(alloc.getType());
   if (!bytes || !alloc.getDynamicSizes().empty() ||
       !alloc.getSymbolOperands().empty())
@@ -101,9 +101,8 @@ static int64_t placeBuffers(MutableArrayRef<Buffer> buffers) {
   SmallVector<Buffer *> order;
   for (Buffer &buffer : buffers)
     order.push_back(&buffer);
-  llvm::stable_sort(order, [](Buffer *a, Buffer *b) {
-    return a->bytes > b->bytes;
-  });
+  llvm::stable_sort(order,
+                    [](Buffer *a, Buffer *b) { return a->bytes > b->bytes; });
   int64_t size = 0;
   SmallVector<Buffer *> placed;
   for (Buffer *buffer : order) {
@@ -157,12 +156,11 @@ struct ShareBuffersPass
                                           b.getI64IntegerAttr(kAlignment));
     for (Buffer &buffer : buffers) {
       b.setInsertionPoint(buffer.alloc);
-      Value offset =
-          arith::ConstantIndexOp::create(b, buffer.alloc.getLoc(),
-                                         buffer.offset);
+      Value offset = arith::ConstantIndexOp::create(b, buffer.alloc.getLoc(),
+                                                    buffer.offset);
       Value view = memref::ViewOp::create(b, buffer.alloc.getLoc(),
-                                          buffer.alloc.getType(), arena,
-                                          offset, ValueRange{});
+                                          buffer.alloc.getType(), arena, offset,
+                                          ValueRange{});
       buffer.alloc.replaceAllUsesWith(view);
       buffer.dealloc.erase();
       buffer.alloc.erase();
