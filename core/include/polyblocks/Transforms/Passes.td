@@ -198,10 +198,10 @@ def PBShareBuffers : Pass<"pb-share-buffers", "::mlir::func::FuncOp"> {
 
     A network allocates hundreds of intermediate buffers per call, and the
     C library serves large ones from `mmap` and returns them to the system
-    when they are freed: every call faulted their pages in again (MobileNetV2
-    at batch 8: 132,000 page faults per call, 130 ms of its 177). One arena
+    when they are freed: every call faulted their pages in again. One arena
     is one allocation per call, kept by the allocator between calls when it
-    is under its `mmap` threshold.
+    is under its `mmap` threshold. (Measured: bench/RESULTS.md, notes on
+    the passes.)
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect"];

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Affine/LoopUtils.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/Support/Debug.h"
@@ -334,10 +335,7 @@ Value TiledNestBuilder::getConstantPanels() {
     if (!linear)
       return nullptr;
   }
-  ArrayRef<int64_t> shape = global.getType().getShape();
-  SmallVector<int64_t> strides(shape.size(), 1);
-  for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * shape[d + 1];
+  SmallVector<int64_t> strides = computeStrides(global.getType().getShape());
   auto offsetAt = [&](ArrayRef<int64_t> dims) {
     int64_t offset = 0;
     for (auto [index, stride] : llvm::zip(map.compose(dims), strides))

@@ -16,9 +16,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "polyblocks/Transforms/Passes.h"
+#include "polyblocks/Transforms/Utils/IRBuilders.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -37,34 +39,19 @@ namespace {
 constexpr int64_t kToChannelsLast[] = {0, 2, 3, 1};
 constexpr int64_t kToChannelsFirst[] = {0, 3, 1, 2};
 
-/// `value` transposed by `permutation` (result dim i = input dim
-/// permutation[i]).
-static Value transpose(OpBuilder &b, Location loc, Value value,
-                       ArrayRef<int64_t> permutation) {
-  auto type = cast<RankedTensorType>(value.getType());
-  SmallVector<int64_t> shape;
-  for (int64_t d : permutation)
-    shape.push_back(type.getDimSize(d));
-  Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
-  return linalg::TransposeOp::create(b, loc, value, init, permutation)
-      ->getResult(0);
-}
-
 /// The channels-last init of an op whose channels-first init is `init`: a
 /// fill of an empty tensor is filled anew, anything else transposed.
 static Value transposeInit(OpBuilder &b, Location loc, Value init) {
   if (auto fill = init.getDefiningOp<linalg::FillOp>())
     if (fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>()) {
       auto type = cast<RankedTensorType>(init.getType());
-      SmallVector<int64_t> shape;
-      for (int64_t d : kToChannelsLast)
-        shape.push_back(type.getDimSize(d));
-      Value empty =
-          tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+      Value empty = tensor::EmptyOp::create(
+          b, loc, applyPermutation(type.getShape(), kToChannelsLast),
+          type.getElementType());
       return linalg::FillOp::create(b, loc, fill.getInputs()[0], empty)
           .getResult(0);
     }
-  return transpose(b, loc, init, kToChannelsLast);
+  return polyblocks::buildTranspose(b, loc, init, kToChannelsLast);
 }
 
 /// Rewrites `SourceOp` (image, filter or window; channels first) into
@@ -82,16 +69,19 @@ struct ToChannelsLast : OpRewritePattern<SourceOp> {
     if (!op.hasPureTensorSemantics())
       return rewriter.notifyMatchFailure(op, "not on tensors");
     Location loc = op.getLoc();
-    Value image = transpose(rewriter, loc, op.getInputs()[0], kToChannelsLast);
+    Value image = polyblocks::buildTranspose(rewriter, loc, op.getInputs()[0],
+                                             kToChannelsLast);
     Value filter = op.getInputs()[1];
     if (!filterPermutation.empty())
-      filter = transpose(rewriter, loc, filter, filterPermutation);
+      filter =
+          polyblocks::buildTranspose(rewriter, loc, filter, filterPermutation);
     Value init = transposeInit(rewriter, loc, op.getOutputs()[0]);
     auto converted = TargetOp::create(
         rewriter, loc, TypeRange{init.getType()}, ValueRange{image, filter},
         ValueRange{init}, op.getStrides(), op.getDilations());
-    rewriter.replaceOp(op, transpose(rewriter, loc, converted->getResult(0),
-                                     kToChannelsFirst));
+    rewriter.replaceOp(op, polyblocks::buildTranspose(rewriter, loc,
+                                                      converted->getResult(0),
+                                                      kToChannelsFirst));
     return success();
   }
 

@@ -12,11 +12,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/AsmState.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -39,15 +37,10 @@ static void transposeBytes(ArrayRef<char> in, MutableArrayRef<char> out,
                            ArrayRef<int64_t> permutation,
                            int64_t elementBytes) {
   int64_t rank = inShape.size();
-  SmallVector<int64_t> inStrides(rank, 1);
-  for (int64_t d = rank - 2; d >= 0; --d)
-    inStrides[d] = inStrides[d + 1] * inShape[d + 1];
   // The input stride of each result dim, and the result's shape.
-  SmallVector<int64_t> strides, shape;
-  for (int64_t d : permutation) {
-    strides.push_back(inStrides[d]);
-    shape.push_back(inShape[d]);
-  }
+  SmallVector<int64_t> strides =
+      applyPermutation(computeStrides(inShape), permutation);
+  SmallVector<int64_t> shape = applyPermutation(inShape, permutation);
   SmallVector<int64_t> index(rank, 0);
   int64_t offset = 0;
   int64_t numElements = out.size() / elementBytes;
@@ -64,17 +57,6 @@ static void transposeBytes(ArrayRef<char> in, MutableArrayRef<char> out,
   }
 }
 
-/// The constant `value` is, or is a reshape of (the bytes of a row-major
-/// reshape are those of its source): depthwise filters arrive as
-/// Cx1xKHxKW constants collapsed to CxKHxKW.
-static bool matchConstantThroughReshape(Value value, ElementsAttr &attr) {
-  if (auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>())
-    value = collapse.getSrc();
-  else if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>())
-    value = expand.getSrc();
-  return matchPattern(value, m_Constant(&attr));
-}
-
 struct FoldConstantTranspose : OpRewritePattern<linalg::TransposeOp> {
   FoldConstantTranspose(MLIRContext *context, int64_t maxBytes)
       : OpRewritePattern(context), maxBytes(maxBytes) {}
@@ -83,29 +65,28 @@ struct FoldConstantTranspose : OpRewritePattern<linalg::TransposeOp> {
                                 PatternRewriter &rewriter) const override {
     ElementsAttr input;
     if (!op.hasPureTensorSemantics() ||
-        !matchConstantThroughReshape(op.getInput(), input))
+        !polyblocks::matchConstantThroughReshape(op.getInput(), &input))
       return failure();
     auto type = cast<RankedTensorType>(op->getResult(0).getType());
     if (!type.hasStaticShape())
       return failure();
-    Type elementType = type.getElementType();
-    if (!elementType.isIntOrIndexOrFloat() || elementType.isIndex() ||
-        elementType.getIntOrFloatBitWidth() % 8 != 0)
+    std::optional<int64_t> elementBytes =
+        polyblocks::getElementBytes(type.getElementType());
+    if (!elementBytes)
       return rewriter.notifyMatchFailure(op, "elements are not whole bytes");
-    int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
     Attribute folded;
     if (auto splat = dyn_cast<SplatElementsAttr>(input)) {
       folded = SplatElementsAttr::get(type, splat.getSplatValue<Attribute>());
     } else {
-      if (type.getNumElements() * elementBytes > maxBytes)
+      if (type.getNumElements() * *elementBytes > maxBytes)
         return rewriter.notifyMatchFailure(op, "constant over the size budget");
       std::optional<ArrayRef<char>> bytes =
-          polyblocks::getConstantBytes(input, elementBytes);
+          polyblocks::getConstantBytes(input, *elementBytes);
       if (!bytes)
         return rewriter.notifyMatchFailure(op, "constant data not at hand");
       std::vector<char> out(bytes->size());
       transposeBytes(*bytes, out, op.getInput().getType().getShape(),
-                     op.getPermutation(), elementBytes);
+                     op.getPermutation(), *elementBytes);
       std::string name;
       if (auto resource = dyn_cast<DenseResourceElementsAttr>(input))
         name = (resource.getRawHandle().getKey() + "_transposed").str();

@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "polyblocks/Transforms/Passes.h"
+#include "polyblocks/Transforms/Utils/ConstantData.h"
+#include "polyblocks/Transforms/Utils/IRBuilders.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -34,51 +36,27 @@ namespace {
 /// reshape of one (pb-fold-constant-transposes evaluates those).
 static linalg::TransposeOp getActivationTranspose(Value value) {
   auto transpose = value.getDefiningOp<linalg::TransposeOp>();
-  if (!transpose || !transpose.hasPureTensorSemantics())
-    return nullptr;
-  Value input = transpose.getInput();
-  if (auto collapse = input.getDefiningOp<tensor::CollapseShapeOp>())
-    input = collapse.getSrc();
-  else if (auto expand = input.getDefiningOp<tensor::ExpandShapeOp>())
-    input = expand.getSrc();
-  if (matchPattern(input, m_Constant()))
+  if (!transpose || !transpose.hasPureTensorSemantics() ||
+      polyblocks::matchConstantThroughReshape(transpose.getInput()))
     return nullptr;
   return transpose;
 }
 
-/// The map from the transpose's input dims to its result's: result dim i is
-/// input dim permutation[i].
+/// The map from the transpose's input dims to its result's (result dim i
+/// is input dim permutation[i]), and its inverse.
 static AffineMap getResultFromInputMap(ArrayRef<int64_t> permutation,
                                        MLIRContext *context) {
-  SmallVector<AffineExpr> exprs;
-  for (int64_t d : permutation)
-    exprs.push_back(getAffineDimExpr(d, context));
-  return AffineMap::get(permutation.size(), 0, exprs, context);
+  return AffineMap::getPermutationMap(permutation, context);
 }
-
-/// The inverse: from the transpose's result dims to its input's.
 static AffineMap getInputFromResultMap(ArrayRef<int64_t> permutation,
                                        MLIRContext *context) {
   return getResultFromInputMap(invertPermutationVector(permutation), context);
 }
 
-static Value transpose(OpBuilder &b, Location loc, Value value,
-                       ArrayRef<int64_t> permutation) {
-  auto type = cast<RankedTensorType>(value.getType());
-  SmallVector<int64_t> shape;
-  for (int64_t d : permutation)
-    shape.push_back(type.getDimSize(d));
-  Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
-  return linalg::TransposeOp::create(b, loc, value, init, permutation)
-      ->getResult(0);
-}
-
 static RankedTensorType getPermutedType(RankedTensorType type,
-                                        ArrayRef<int64_t> inversePermutation) {
-  SmallVector<int64_t> shape;
-  for (int64_t d : inversePermutation)
-    shape.push_back(type.getDimSize(d));
-  return RankedTensorType::get(shape, type.getElementType());
+                                        ArrayRef<int64_t> permutation) {
+  return RankedTensorType::get(applyPermutation(type.getShape(), permutation),
+                               type.getElementType());
 }
 
 /// elementwise(T(x), ...) -> T(elementwise'(x, ...)): the op runs in x's
@@ -146,7 +124,8 @@ struct SinkTransposeThroughElementwise : OpRewritePattern<linalg::GenericOp> {
                                 sunk.getRegion().begin());
     SmallVector<Value> results;
     for (Value result : sunk.getResults())
-      results.push_back(transpose(rewriter, loc, result, permutation));
+      results.push_back(
+          polyblocks::buildTranspose(rewriter, loc, result, permutation));
     rewriter.replaceOp(op, results);
     return success();
   }
@@ -212,8 +191,9 @@ struct SinkTransposeThroughPad : OpRewritePattern<tensor::PadOp> {
     auto padded =
         tensor::PadOp::create(rewriter, op.getLoc(), type, source.getInput(),
                               low, high, padding, op.getNofold());
-    rewriter.replaceOp(
-        op, transpose(rewriter, op.getLoc(), padded.getResult(), permutation));
+    rewriter.replaceOp(op, polyblocks::buildTranspose(rewriter, op.getLoc(),
+                                                      padded.getResult(),
+                                                      permutation));
     return success();
   }
 };

@@ -2,9 +2,11 @@
 
 #include "polyblocks/Transforms/Utils/ConstantData.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Matchers.h"
 
 #include <cstring>
 
@@ -37,6 +39,19 @@ std::optional<ArrayRef<char>> getConstantBytes(ElementsAttr attr,
   if (static_cast<int64_t>(data.size()) != size)
     return std::nullopt;
   return data;
+}
+
+bool matchConstantThroughReshape(Value value, ElementsAttr *attr) {
+  if (auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>())
+    value = collapse.getSrc();
+  else if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>())
+    value = expand.getSrc();
+  ElementsAttr constant;
+  if (!matchPattern(value, m_Constant(&constant)))
+    return false;
+  if (attr)
+    *attr = constant;
+  return true;
 }
 
 ElementsAttr makeConstant(ShapedType type, ArrayRef<char> bytes,

@@ -3,6 +3,9 @@
 #include "polyblocks/Transforms/Utils/IRBuilders.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -45,6 +48,16 @@ SmallVector<Value> buildMultiplyAdds(OpBuilder &builder, Location loc,
     results.push_back(vector::FMAOp::create(builder, loc, splat, panel, acc));
   }
   return results;
+}
+
+Value buildTranspose(OpBuilder &builder, Location loc, Value value,
+                     ArrayRef<int64_t> permutation) {
+  auto type = cast<RankedTensorType>(value.getType());
+  Value init = tensor::EmptyOp::create(
+      builder, loc, applyPermutation(type.getShape(), permutation),
+      type.getElementType());
+  return linalg::TransposeOp::create(builder, loc, value, init, permutation)
+      ->getResult(0);
 }
 
 } // namespace polyblocks

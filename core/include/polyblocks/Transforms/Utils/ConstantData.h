@@ -11,6 +11,7 @@
 
 #include "mlir/IR/BuiltinAttributeInterfaces.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Value.h"
 
 #include <optional>
 
@@ -25,6 +26,12 @@ std::optional<int64_t> getElementBytes(mlir::Type type);
 /// resources).
 std::optional<llvm::ArrayRef<char>> getConstantBytes(mlir::ElementsAttr attr,
                                                      int64_t elementBytes);
+
+/// Whether `value` is a constant or a reshape of one (the bytes of a
+/// row-major reshape are its source's: depthwise filters arrive as
+/// Cx1xKHxKW constants collapsed to CxKHxKW); the constant in `attr`.
+bool matchConstantThroughReshape(mlir::Value value,
+                                 mlir::ElementsAttr *attr = nullptr);
 
 /// A constant of `type` holding `bytes`: dense elements when `resourceName`
 /// is empty, else a new `dense_resource` blob of that name.

@@ -1,7 +1,8 @@
 //===- IRBuilders.h - IR the rewriting passes share -------------*- C++ -*-===//
 //
-// Small builders of the IR that several S3 passes emit: the operands of a
-// moved access, the vector multiply-adds of a micro-kernel's step.
+// Small builders of the IR that several passes emit: the operands of a
+// moved access, the vector multiply-adds of a micro-kernel's step, a
+// transpose of a tensor.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +39,12 @@ llvm::SmallVector<mlir::Value> buildMultiplyAdds(mlir::OpBuilder &builder,
                                                  mlir::ValueRange scalars,
                                                  mlir::Value panel,
                                                  mlir::ValueRange accs);
+
+/// The tensor `value` transposed by `permutation` (result dim i is input
+/// dim permutation[i]), as a linalg.transpose into a new empty tensor.
+mlir::Value buildTranspose(mlir::OpBuilder &builder, mlir::Location loc,
+                           mlir::Value value,
+                           llvm::ArrayRef<int64_t> permutation);
 
 } // namespace polyblocks
 
