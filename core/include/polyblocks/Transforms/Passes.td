@@ -970,6 +970,49 @@ def PBVectorizeMaxReductions
                            "::mlir::vector::VectorDialect"];
 }
 
+def PBMergeParallelRegions
+    : Pass<"pb-merge-parallel-regions", "::mlir::func::FuncOp"> {
+  let summary = "Fork the threads once for consecutive parallel loops, not once per loop";
+  let description = [{
+    Runs in S4 on CPUs, after parallel loops became OpenMP. Consecutive
+    `omp.parallel` regions of a block become one region. The ops between
+    two of them run inside it: those without memory effects whose operands
+    every thread has (views, index arithmetic) on every thread, the others
+    in one `omp.single`; views and allocations (a packing buffer) between
+    the function's own regions are computed once before the merged one. Each part ends at a barrier (the worksharing
+    loop's own, the single's, or an added `omp.barrier`), so every part
+    still sees all that the previous one wrote. A sequential `scf.for`
+    whose body holds parallel regions (and nothing that cannot be merged)
+    runs on every thread inside the region, its regions merged the same
+    way, so it forks once rather than once per iteration.
+
+    Merging stops at an op between regions whose results are used after it
+    by another part (one thread computes it; the others would need it),
+    and at ops that contain a parallel region themselves. Regions with
+    clauses (reductions, private values, `if`, `num_threads`,
+    `proc_bind`) are left alone.
+
+    ```mlir
+    omp.parallel { omp.wsloop { ... } omp.terminator }
+    scf.for %i = ... { ... }
+    omp.parallel { omp.wsloop { ... } omp.terminator }
+    // becomes
+    omp.parallel {
+      omp.wsloop { ... }
+      omp.single { scf.for %i = ... { ... } omp.terminator }
+      omp.wsloop { ... }
+      omp.terminator
+    }
+    ```
+
+    A network forks and joins its threads once per parallel loop, often a
+    hundred times per call; each fork wakes the other threads, or waits
+    for a core when another thread pool in the process is holding it.
+    (Measured: bench/RESULTS.md, notes on the passes.)
+  }];
+  let dependentDialects = ["::mlir::omp::OpenMPDialect"];
+}
+
 def PBParallelizeOuterLoops
     : Pass<"pb-parallelize-outer-loops", "::mlir::func::FuncOp"> {
   let summary = "Run the outermost parallel loop of each large enough nest on all cores";
