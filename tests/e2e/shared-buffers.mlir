@@ -4,8 +4,13 @@
 // Covers: pb-share-buffers against the reference lowering: four 64x64
 // intermediate products (the fifth is written into the result), the first
 // read again by the last op; the fourth takes the bytes of the second, dead
-// once the third is computed: an arena of three.
+// once the third is computed: an arena of three, kept in a global between
+// calls (pb-static-arenas).
+// S3:         memref.global "private" @__pb_arena_matmul_chain : memref<49152xi8> = uninitialized {alignment = 64 : i64}
+// S3:         memref.global "private" @__pb_arena_matmul_chain_taken : memref<1xi32> = dense<0>
 // S3-LABEL: func.func @matmul_chain
+// S3:         memref.atomic_rmw assign
+// S3:         memref.get_global @__pb_arena_matmul_chain : memref<49152xi8>
 // S3:         memref.alloc() {alignment = 64 : i64} : memref<49152xi8>
 // S3:         memref.view %{{.*}}[%c0{{.*}}]
 // S3:         memref.view %{{.*}}[%c16384{{.*}}]

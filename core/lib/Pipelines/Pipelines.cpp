@@ -64,8 +64,9 @@ static const StageInfo kStages[] = {
      "MFMA / WMMA), then the target-neutral part: fills, fusion, "
      "accumulators, reciprocals"},
     {Stage::S4, "s4", "map", "pb-s4-pipeline",
-     "affine -> target dialects: affine to scf, parallel loops to OpenMP, "
-     "math and bf16 expansion for the host, inline polynomial exp, log, "
+     "affine -> target dialects: affine to scf, parallel loops to OpenMP "
+     "(consecutive ones in one parallel region), math and bf16 expansion for "
+     "the host, inline polynomial exp, log, "
      "tanh and erf; for GPUs, loop nests to kernel launches (parallel bands "
      "one thread per iteration) outlined into one GPU module for the chip "
      "(NVVM or ROCDL target)"},
@@ -299,8 +300,10 @@ void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
   fpm.addPass(createCanonicalizerPass());
   fpm.addPass(createCSEPass());
   // Last: the passes above look for the buffers' allocations.
-  if (cpu)
+  if (cpu) {
     fpm.addPass(createPBShareBuffers());
+    pm.addPass(createPBStaticArenas());
+  }
 }
 
 /// Host-side lowering shared by S4 and the reference pipeline: math on

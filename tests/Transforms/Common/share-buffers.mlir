@@ -4,7 +4,7 @@
 // %a is last read by the nest that writes %c, so %c takes %a's bytes; %b is
 // live with both. The arena holds two buffers, not three.
 // CHECK-LABEL: func @chain
-// CHECK:         %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<8192xi8>
+// CHECK:         %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64, pb.arena} : memref<8192xi8>
 // CHECK:         %[[OA:.*]] = arith.constant 0 : index
 // CHECK:         %[[A:.*]] = memref.view %[[ARENA]][%[[OA]]][] : memref<8192xi8> to memref<1024xf32>
 // CHECK:         %[[OB:.*]] = arith.constant 4096 : index
@@ -47,7 +47,7 @@ func.func @chain(%x: memref<1024xf32>, %y: memref<1024xf32>) {
 // A buffer read through a subview is live until the subview's last use;
 // offsets are 64-byte aligned (a 100-byte buffer takes 128).
 // CHECK-LABEL: func @through_subview
-// CHECK:         memref.alloc() {alignment = 64 : i64} : memref<228xi8>
+// CHECK:         memref.alloc() {alignment = 64 : i64, pb.arena} : memref<228xi8>
 // CHECK:         arith.constant 0 : index
 // CHECK:         memref.view {{.*}} to memref<25xf32>
 // CHECK:         arith.constant 128 : index

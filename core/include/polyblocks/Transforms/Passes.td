@@ -207,6 +207,56 @@ def PBShareBuffers : Pass<"pb-share-buffers", "::mlir::func::FuncOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def PBStaticArenas : Pass<"pb-static-arenas", "::mlir::ModuleOp"> {
+  let summary = "Keep each function's buffer arena in a global between calls, taken with an atomic flag";
+  let description = [{
+    Runs after `pb-share-buffers` (S3, CPUs), on the arena it allocates at
+    a function's start (`memref.alloc` marked `pb.arena`) and frees at its
+    end. The function gets a zero-filled global of the arena's size and an
+    `i32` flag: a call takes the global by exchanging the flag with 1
+    (`memref.atomic_rmw assign`) and gives it back by storing 0; a call
+    that finds it taken (a concurrent call on another thread, or a
+    recursive one) allocates an arena of its own and frees it, as before.
+    Arenas under `min-kib` stay on the heap.
+
+    ```mlir
+    %arena = memref.alloc() {alignment = 64 : i64, pb.arena} : memref<65536xi8>
+    ...
+    memref.dealloc %arena : memref<65536xi8>
+    // becomes
+    %was = memref.atomic_rmw assign %c1_i32, %flag[%c0] : (i32, memref<1xi32>) -> i32
+    %own = arith.cmpi eq, %was, %c0_i32 : i32
+    %arena = scf.if %own -> (memref<65536xi8>) {
+      %g = memref.get_global @__pb_arena_f : memref<65536xi8>
+      scf.yield %g : memref<65536xi8>
+    } else {
+      %a = memref.alloc() {alignment = 64 : i64} : memref<65536xi8>
+      scf.yield %a : memref<65536xi8>
+    }
+    ...
+    scf.if %own {
+      %0 = memref.atomic_rmw assign %c0_i32, %flag[%c0] : (i32, memref<1xi32>) -> i32
+    } else {
+      memref.dealloc %arena : memref<65536xi8>
+    }
+    ```
+
+    Above the C library's `mmap` threshold an arena freed at the end of
+    every call is mapped again by the next one, and each of its pages
+    faulted in again (a network at batch 8 needs tens of megabytes); the
+    global's pages are faulted in once. The memory stays with the program
+    for its lifetime, as an inference runtime's arena does. (Measured:
+    bench/RESULTS.md, notes on the passes.)
+  }];
+  let options = [
+    Option<"minKiB", "min-kib", "uint64_t", /*default=*/"0",
+           "smallest arena kept in a global, in KiB (default: 0, all)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def PBYieldIntoIterArgs : Pass<"pb-yield-into-iter-args", "::mlir::func::FuncOp"> {
   let summary = "Write the tensors a loop carries back into its iteration arguments";
   let description = [{

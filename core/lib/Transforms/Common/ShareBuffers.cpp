@@ -152,8 +152,10 @@ struct ShareBuffersPass
     b.setInsertionPointToStart(&block);
     Location loc = func.getLoc();
     auto arenaType = MemRefType::get({size}, b.getI8Type());
-    Value arena = memref::AllocOp::create(b, loc, arenaType,
-                                          b.getI64IntegerAttr(kAlignment));
+    auto arena = memref::AllocOp::create(b, loc, arenaType,
+                                         b.getI64IntegerAttr(kAlignment));
+    // For pb-static-arenas.
+    arena->setAttr("pb.arena", b.getUnitAttr());
     for (Buffer &buffer : buffers) {
       b.setInsertionPoint(buffer.alloc);
       Value offset = arith::ConstantIndexOp::create(b, buffer.alloc.getLoc(),
