@@ -108,7 +108,7 @@ MachineModel PipelineOptions::getMachineModel() const {
 /// Rewrites of the tensor program that the reference lowering leaves out:
 /// convolutions channels-last on the CPU, transposes of activations moved
 /// until they cancel, transposes of weights evaluated, chains of elementwise
-/// ops fused.
+/// ops fused, padded tensors computed in place.
 static void addTensorOptimizations(OpPassManager &pm,
                                    const PipelineOptions &options) {
   OpPassManager &fpm = pm.nest<func::FuncOp>();
@@ -117,6 +117,7 @@ static void addTensorOptimizations(OpPassManager &pm,
   fpm.addPass(createPBPropagateTransposes());
   fpm.addPass(createPBFoldConstantTransposes());
   fpm.addPass(createPBFuseElementwise());
+  fpm.addPass(createPBPadInPlace());
   fpm.addPass(createCanonicalizerPass());
 }
 

@@ -168,6 +168,34 @@ def PBFoldConstantTransposes
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def PBPadInPlace : Pass<"pb-pad-in-place", "::mlir::func::FuncOp"> {
+  let summary = "Compute a padded tensor's interior in place: fill first, then insert the producer's result";
+  let description = [{
+    Runs on tensors, before bufferization. A `tensor.pad` with static
+    shapes and low padding, a constant padding value, and a source computed
+    by a destination-style op of the same block becomes a `linalg.fill` of
+    the padded shape, placed before that op, and a `tensor.insert_slice`
+    of the source into it. Empty-tensor elimination then makes the
+    producer compute into the interior of the padded buffer, so the pad's
+    copy of the whole tensor disappears (a convolution's zero padding of
+    the previous layer's activations).
+
+    ```mlir
+    %r = linalg.generic ... outs(%e : tensor<1x56x56x24xf32>) ...
+    %p = tensor.pad %r low[0, 1, 1, 0] high[0, 1, 1, 0] { tensor.yield %zero : f32 }
+        : tensor<1x56x56x24xf32> to tensor<1x58x58x24xf32>
+    // becomes
+    %f = linalg.fill ins(%zero : f32) outs(%e2 : tensor<1x58x58x24xf32>) -> tensor<1x58x58x24xf32>
+    %r = linalg.generic ... outs(%e : tensor<1x56x56x24xf32>) ...
+    %p = tensor.insert_slice %r into %f[0, 1, 1, 0] [1, 56, 56, 24] [1, 1, 1, 1]
+    ```
+    (Measured: bench/RESULTS.md, notes on the passes.)
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def PBFuseElementwise : Pass<"pb-fuse-elementwise", "::mlir::func::FuncOp"> {
   let summary = "Fuse chains of elementwise linalg.generic ops into one";
   let description = [{
