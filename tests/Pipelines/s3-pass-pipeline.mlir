@@ -12,6 +12,7 @@
 // CPU-NEXT:   pb-permute-for-vectorization,
 // CPU-NEXT:   pb-stream-skinny-contraction
 // CPU-NEXT:   pb-register-tile-contraction
+// CPU-NEXT:   pb-register-tile-depthwise
 // CPU-NEXT:   affine-scalrep,
 // CPU-NEXT:   pb-forward-fills,
 // CPU-NEXT:   pb-fuse-producer-slices
@@ -28,12 +29,13 @@
 // CPU-NEXT:   canonicalize
 // CPU-NEXT:   cse
 // CPU-NEXT:   pb-share-buffers
+// CPU:        pb-static-arenas
 
 // SERIAL:     pb-hoist-reciprocals,
 // SERIAL-NEXT: pb-hoist-stack-buffers,
 
 // GPU:      pb-set-machine-model{machine={target = "nvgpu", {{.*}}chip = "sm_80"}}
-// GPU-NOT:  pb-register-tile-contraction
+// GPU-NOT:  pb-register-tile-
 // GPU:      pb-map-contraction-to-tensor-cores
 // GPU-NEXT: affine-scalrep,
 // GPU-NEXT: pb-forward-fills,

@@ -238,12 +238,14 @@ static void addExperimentalS3Passes(OpPassManager &fpm,
 /// unrolled, unit-stride innermost loops; matmuls with up to half as many
 /// rows as there are vector registers (one accumulator per row, the rest
 /// for Y and the broadcasts) stream Y once, the others are packed for the
-/// register-tiled micro-kernel.
+/// register-tiled micro-kernel; depthwise convolutions keep their output
+/// columns in registers across the window.
 static void addCPUMicroKernels(OpPassManager &fpm) {
   fpm.addPass(createPBUnrollShortLoops());
   fpm.addPass(createPBPermuteForVectorization());
   fpm.addPass(createPBStreamSkinnyContraction());
   fpm.addPass(createPBRegisterTileContraction());
+  fpm.addPass(createPBRegisterTileDepthwise());
 }
 
 /// Fusion, target-neutral but for the CPU's producer slices: fills folded

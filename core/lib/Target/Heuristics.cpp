@@ -21,6 +21,12 @@ RegisterTile chooseRegisterTile(const CPUModel &cpu) {
                       cpu.l2CacheKiB / 2};
 }
 
+DepthwiseTile chooseDepthwiseTile(const CPUModel &cpu) {
+  unsigned columns =
+      cpu.numVectorRegisters > 6 ? cpu.numVectorRegisters / 2 - 2 : 1;
+  return DepthwiseTile{columns, cpu.getF32Lanes()};
+}
+
 StreamedMatmul chooseStreamedMatmul(const CPUModel &cpu) {
   return StreamedMatmul{std::max(1u, cpu.numVectorRegisters / 2),
                         cpu.l2CacheKiB, std::max(1u, cpu.numThreads),

@@ -46,6 +46,21 @@ struct RegisterTile {
 /// tile past half of L2.
 RegisterTile chooseRegisterTile(const CPUModel &cpu);
 
+/// The register tile of a depthwise convolution (pb-register-tile-depthwise):
+/// output columns by one vector of channels.
+struct DepthwiseTile {
+  /// Most output columns held in registers, one accumulator vector each.
+  unsigned columns;
+  /// f32 lanes of a vector.
+  unsigned f32Lanes;
+};
+
+/// Half the vector registers less two hold accumulators (the other half is
+/// left to the input vectors the loads of consecutive columns keep in
+/// flight, and one holds the filter): 6 columns with AVX2's 16 registers,
+/// 14 with AVX-512's 32.
+DepthwiseTile chooseDepthwiseTile(const CPUModel &cpu);
+
 /// How matmuls with few rows are streamed (pb-stream-skinny-contraction).
 struct StreamedMatmul {
   /// Largest number of rows streamed: one accumulator per row, half the

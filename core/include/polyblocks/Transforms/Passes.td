@@ -1091,6 +1091,47 @@ def PBMergeParallelRegions
   let dependentDialects = ["::mlir::omp::OpenMPDialect"];
 }
 
+def PBRegisterTileDepthwise
+    : Pass<"pb-register-tile-depthwise", "::mlir::func::FuncOp"> {
+  let summary = "Keep a depthwise convolution's output columns in vector registers across its window";
+  let description = [{
+    Matches perfect nests of a depthwise convolution's shape after
+    `pb-permute-for-vectorization`: zero-based unit-step loops, parallel
+    ones (those the accumulator `C` moves with) outside the window's
+    reduction loops, the channel loop innermost, and the body
+    `C[..] = C[..] + X[..] * F[..]` on f32 or f64 where all three move at
+    unit stride with the channel only in their last subscript, the filter
+    `F` moves with none of the parallel loops and the input `X` does. The
+    innermost parallel loop (the output columns) is tiled by R, the
+    channels by the vector width, and the R accumulator vectors stay in
+    registers across the window: per window step one filter vector and R
+    input vectors are loaded and R `vector.fma`s issued, instead of a load
+    and a store of each accumulator. R is the largest divisor of the width
+    from half the machine model's column budget up to it
+    (`chooseDepthwiseTile`), else the budget with a last tile of the
+    columns left over. Nests whose channels are no multiple of the vector
+    width are left alone.
+
+    ```mlir
+    affine.for %w = 0 to 56 { affine.for %kh = 0 to 3 { affine.for %kw = 0 to 3 {
+      affine.for %c = 0 to 32 {   // C[w, c] += X[w + kw, c] * F[kh, kw, c]
+    // becomes
+    affine.for %w0 = 0 to 56 step 14 { affine.for %c0 = 0 to 32 step 16 {
+      // 14 accumulators loaded, then over kh, kw: one filter vector,
+      // 14 input vectors, 14 vector.fma; then 14 stores
+    ```
+    (Measured: bench/RESULTS.md, notes on the passes.)
+  }];
+  let options = [
+    Option<"columns", "columns", "unsigned", /*default=*/"0",
+           "most output columns per register tile (default: 0, from the "
+           "machine model)">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def PBParallelizeOuterLoops
     : Pass<"pb-parallelize-outer-loops", "::mlir::func::FuncOp"> {
   let summary = "Run the outermost parallel loop of each large enough nest on all cores";

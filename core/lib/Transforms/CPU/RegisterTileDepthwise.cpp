@@ -1,0 +1,338 @@
+//===- RegisterTileDepthwise.cpp - Vector micro-kernel for depthwise convs ===//
+//
+// A depthwise convolution (and any nest of its shape: C[.., w, c] +=
+// X[.., f(w, k), c] * F[k, c], every operand unit-stride in c) is not a
+// contraction: no loop is summed over that the row and column factors
+// share, so pb-register-tile-contraction leaves it. After
+// pb-permute-for-vectorization its innermost loop runs over the channels
+// and its accumulator goes through memory at every step of the window:
+//
+//   for w, kh, kw, c: C[w, c] += X[w + kw, c] * F[kh, kw, c]
+//
+// This pass keeps R output columns by one vector of channels in registers
+// across the whole window, one filter vector loaded per window step:
+//
+//   for w0 (step R), c0 (step V):
+//     acc[r] = C[w0 + r, c0:c0+V]                       r < R
+//     for kh, kw: f = F[kh, kw, c0:c0+V]
+//                 acc[r] = fma(X[w0 + r + kw, c0:c0+V], f, acc[r])
+//     C[w0 + r, c0:c0+V] = acc[r]
+//
+// with a last tile of the columns left over.
+//
+//===----------------------------------------------------------------------===//
+
+#include "polyblocks/Transforms/Passes.h"
+#include "polyblocks/Transforms/Utils/IRBuilders.h"
+
+#include "polyblocks/Analysis/LoopNests.h"
+#include "polyblocks/IR/Decisions.h"
+#include "polyblocks/Target/Heuristics.h"
+
+#include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
+#include "mlir/Dialect/Affine/LoopUtils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "pb-register-tile-depthwise"
+
+namespace polyblocks {
+#define GEN_PASS_DEF_PBREGISTERTILEDEPTHWISE
+#include "polyblocks/Transforms/Passes.h.inc"
+} // namespace polyblocks
+
+using namespace mlir;
+using namespace mlir::affine;
+
+namespace {
+
+/// A matched nest: parallel loops (the last one, w, is tiled), reduction
+/// loops, the channel loop c innermost.
+struct Depthwise {
+  SmallVector<AffineForOp> parallelLoops;
+  SmallVector<AffineForOp> kLoops;
+  AffineForOp cLoop;
+  AffineLoadOp accLoad, xLoad, fLoad;
+  AffineStoreOp accStore;
+  Type elementType;
+  AffineForOp getWLoop() const { return parallelLoops.back(); }
+};
+
+bool usesValue(ValueRange operands, Value v) {
+  return llvm::is_contained(operands, v);
+}
+
+/// Whether `access` reads or writes at unit stride along `c`: its last
+/// subscript is exactly c, no other subscript uses c, and the memref's
+/// last dimension has stride 1.
+template <typename AccessOp> bool isUnitStrideIn(AccessOp access, Value c) {
+  auto type = cast<MemRefType>(access.getMemRef().getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) || strides.empty() ||
+      strides.back() != 1)
+    return false;
+  AffineMap map = access.getAffineMap();
+  ValueRange operands = access.getMapOperands();
+  if (map.getNumSymbols() != 0 || map.getNumResults() == 0)
+    return false;
+  auto position = llvm::find(operands, c);
+  if (position == operands.end())
+    return false;
+  unsigned dim = position - operands.begin();
+  for (auto [i, result] : llvm::enumerate(map.getResults())) {
+    bool last = i + 1 == map.getNumResults();
+    if (last && result != getAffineDimExpr(dim, map.getContext()))
+      return false;
+    if (!last && result.isFunctionOfDim(dim))
+      return false;
+  }
+  return true;
+}
+
+std::optional<Depthwise> matchDepthwise(AffineForOp root) {
+  SmallVector<AffineForOp> band;
+  getPerfectlyNestedLoops(band, root);
+  if (band.size() < 3)
+    return std::nullopt;
+  for (AffineForOp loop : band)
+    if (!loop.hasConstantBounds() || loop.getConstantLowerBound() != 0 ||
+        loop.getStepAsInt() != 1 || !loop.getResults().empty())
+      return std::nullopt;
+  Depthwise d;
+  d.cLoop = band.back();
+  Block *body = d.cLoop.getBody();
+  if (body->getOperations().size() != 7)
+    return std::nullopt;
+  auto store = dyn_cast<AffineStoreOp>(body->getTerminator()->getPrevNode());
+  if (!store)
+    return std::nullopt;
+  auto add = store.getValueToStore().getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return std::nullopt;
+  arith::MulFOp mul;
+  for (Value operand : add->getOperands()) {
+    if (auto load = operand.getDefiningOp<AffineLoadOp>();
+        load && load.getMemRef() == store.getMemRef() &&
+        load.getAffineMap() == store.getAffineMap() &&
+        load.getMapOperands() == store.getMapOperands())
+      d.accLoad = load;
+    else
+      mul = operand.getDefiningOp<arith::MulFOp>();
+  }
+  if (!d.accLoad || !mul)
+    return std::nullopt;
+  auto x = mul.getLhs().getDefiningOp<AffineLoadOp>();
+  auto f = mul.getRhs().getDefiningOp<AffineLoadOp>();
+  if (!x || !f)
+    return std::nullopt;
+  d.elementType = store.getValueToStore().getType();
+  if (!d.elementType.isF32() && !d.elementType.isF64())
+    return std::nullopt;
+
+  // The loops C moves with are the parallel ones, outermost; the others
+  // are the window, between them and c.
+  ValueRange accOperands = store.getMapOperands();
+  for (AffineForOp loop : ArrayRef(band).drop_back()) {
+    bool parallel = usesValue(accOperands, loop.getInductionVar());
+    if (parallel && !d.kLoops.empty())
+      return std::nullopt;
+    (parallel ? d.parallelLoops : d.kLoops).push_back(loop);
+  }
+  if (d.parallelLoops.empty() || d.kLoops.empty())
+    return std::nullopt;
+  // The filter is shared by the tile's columns: it moves with none of the
+  // parallel loops; one of the factors must then be the input.
+  auto movesWithParallel = [&](AffineLoadOp load) {
+    return llvm::any_of(d.parallelLoops, [&](AffineForOp loop) {
+      return usesValue(load.getMapOperands(), loop.getInductionVar());
+    });
+  };
+  if (movesWithParallel(f))
+    std::swap(x, f);
+  if (movesWithParallel(f) || !movesWithParallel(x))
+    return std::nullopt;
+  d.xLoad = x;
+  d.fLoad = f;
+  d.accStore = store;
+  Value c = d.cLoop.getInductionVar();
+  if (!isUnitStrideIn(store, c) || !isUnitStrideIn(x, c) ||
+      !isUnitStrideIn(f, c))
+    return std::nullopt;
+  return d;
+}
+
+/// Builds the tiled nest in place of the w loop.
+class TileBuilder {
+public:
+  TileBuilder(Depthwise &d, int64_t columns, int64_t lanes)
+      : d(d), columns(columns), lanes(lanes),
+        vectorType(VectorType::get({lanes}, d.elementType)) {}
+
+  /// Returns the first loop built.
+  Operation *build() {
+    AffineForOp w = d.getWLoop();
+    Operation *first = nullptr;
+    OpBuilder b(w);
+    Location loc = w.getLoc();
+    int64_t width = w.getConstantUpperBound();
+    int64_t whole = width / columns * columns;
+    if (whole != 0) {
+      auto tiles = AffineForOp::create(b, loc, 0, whole, columns);
+      first = tiles;
+      OpBuilder tb = OpBuilder::atBlockBegin(tiles.getBody());
+      emitTile(tb, loc, tiles.getInductionVar(), columns);
+    }
+    if (width != whole) {
+      Value base = arith::ConstantIndexOp::create(b, loc, whole);
+      Operation *rest = emitTile(b, loc, base, width - whole);
+      if (base.use_empty())
+        base.getDefiningOp()->erase();
+      if (!first)
+        first = rest;
+    }
+    return first;
+  }
+
+private:
+  /// `access`'s subscripts with the loops replaced through ivMap, composed
+  /// with the column offsets' affine.apply ops.
+  template <typename AccessOp>
+  std::pair<AffineMap, SmallVector<Value>> remap(AccessOp access) {
+    AffineMap map = access.getAffineMap();
+    SmallVector<Value> operands =
+        polyblocks::remapOperands(access.getMapOperands(), ivMap);
+    fullyComposeAffineMapAndOperands(&map, &operands);
+    canonicalizeMapAndOperands(&map, &operands);
+    return {map, operands};
+  }
+
+  Value load(OpBuilder &b, Location loc, AffineLoadOp access) {
+    auto [map, operands] = remap(access);
+    return AffineVectorLoadOp::create(b, loc, vectorType, access.getMemRef(),
+                                      map, operands);
+  }
+
+  /// `count` columns from `base`, every channel vector, over the window.
+  Operation *emitTile(OpBuilder &b, Location loc, Value base, int64_t count) {
+    int64_t channels = d.cLoop.getConstantUpperBound();
+    auto cTiles = AffineForOp::create(b, loc, 0, channels, lanes);
+    OpBuilder cb = OpBuilder::atBlockBegin(cTiles.getBody());
+    ivMap[d.cLoop.getInductionVar()] = cTiles.getInductionVar();
+    SmallVector<Value> columnIndices;
+    for (int64_t r = 0; r < count; ++r)
+      columnIndices.push_back(
+          r == 0 ? base
+                 : AffineApplyOp::create(
+                       cb, loc,
+                       AffineMap::get(1, 0, cb.getAffineDimExpr(0) + r), base)
+                       .getResult());
+    Value oldW = d.getWLoop().getInductionVar();
+    SmallVector<Value> accs;
+    for (Value column : columnIndices) {
+      ivMap[oldW] = column;
+      accs.push_back(load(cb, loc, d.accLoad));
+    }
+    SmallVector<Value> results =
+        emitWindow(cb, loc, 0, accs, columnIndices, oldW);
+    for (auto [column, result] : llvm::zip(columnIndices, results)) {
+      ivMap[oldW] = column;
+      auto [map, operands] = remap(d.accStore);
+      AffineVectorStoreOp::create(cb, loc, result, d.accStore.getMemRef(), map,
+                                  operands);
+    }
+    // The column offsets are composed into every subscript.
+    for (Value column : columnIndices)
+      if (column != base && column.use_empty())
+        column.getDefiningOp()->erase();
+    return cTiles;
+  }
+
+  /// The window loops from `depth` on, threading the accumulators.
+  SmallVector<Value> emitWindow(OpBuilder &b, Location loc, unsigned depth,
+                                ValueRange accs, ArrayRef<Value> columns,
+                                Value oldW) {
+    if (depth == d.kLoops.size()) {
+      Value filter = load(b, loc, d.fLoad);
+      SmallVector<Value> next;
+      for (auto [column, acc] : llvm::zip(columns, accs)) {
+        ivMap[oldW] = column;
+        Value input = load(b, loc, d.xLoad);
+        next.push_back(vector::FMAOp::create(b, loc, input, filter, acc));
+      }
+      return next;
+    }
+    AffineForOp old = d.kLoops[depth];
+    auto loop = AffineForOp::create(
+        b, loc, 0, old.getConstantUpperBound(), 1, accs,
+        [&](OpBuilder &inner, Location innerLoc, Value iv, ValueRange args) {
+          ivMap[old.getInductionVar()] = iv;
+          SmallVector<Value> results =
+              emitWindow(inner, innerLoc, depth + 1, args, columns, oldW);
+          AffineYieldOp::create(inner, innerLoc, results);
+        });
+    return SmallVector<Value>(loop.getResults());
+  }
+
+  Depthwise &d;
+  int64_t columns, lanes;
+  VectorType vectorType;
+  DenseMap<Value, Value> ivMap;
+};
+
+/// The tile's columns: the largest divisor of the width from half the
+/// register budget up to it (no columns left over), else the budget.
+int64_t chooseColumns(int64_t width, int64_t maxColumns) {
+  if (width <= maxColumns)
+    return width;
+  for (int64_t r = maxColumns; r * 2 > maxColumns; --r)
+    if (width % r == 0)
+      return r;
+  return maxColumns;
+}
+
+struct RegisterTileDepthwisePass
+    : public polyblocks::impl::PBRegisterTileDepthwiseBase<
+          RegisterTileDepthwisePass> {
+  using PBRegisterTileDepthwiseBase::PBRegisterTileDepthwiseBase;
+
+  void runOnOperation() override {
+    polyblocks::DepthwiseTile tile = polyblocks::chooseDepthwiseTile(
+        polyblocks::getMachineModel(getOperation()).cpu);
+    if (columns)
+      tile.columns = columns;
+    for (AffineForOp root : polyblocks::getOutermostLoops(getOperation())) {
+      std::optional<Depthwise> d = matchDepthwise(root);
+      if (!d)
+        continue;
+      int64_t lanes =
+          tile.f32Lanes * 32 / d->elementType.getIntOrFloatBitWidth();
+      int64_t channels = d->cLoop.getConstantUpperBound();
+      if (lanes < 2 || channels % lanes != 0) {
+        LLVM_DEBUG(llvm::dbgs()
+                   << "not tiling: " << channels
+                   << " channels are no multiple of " << lanes << " lanes\n");
+        continue;
+      }
+      int64_t width = d->getWLoop().getConstantUpperBound();
+      int64_t r = chooseColumns(width, tile.columns);
+      Operation *first = TileBuilder(*d, r, lanes).build();
+      AffineForOp w = d->getWLoop();
+      Operation *nestRoot = w == root ? first : root.getOperation();
+      std::string summary;
+      llvm::raw_string_ostream(summary)
+          << "depthwise register tile: " << r << " output columns x " << lanes
+          << " channels in registers across the " << d->kLoops.size()
+          << "-loop window, one filter vector per window step";
+      Builder b(&getContext());
+      polyblocks::recordDecision(nestRoot, DEBUG_TYPE, summary,
+                                 {{"columns", b.getI64IntegerAttr(r)},
+                                  {"lanes", b.getI64IntegerAttr(lanes)}});
+      w.erase();
+    }
+  }
+};
+
+} // namespace
