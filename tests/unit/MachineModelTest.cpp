@@ -66,6 +66,24 @@ TEST(HeuristicsTest, StreamedMatmulKeepsOneAccumulatorPerRow) {
   EXPECT_EQ(chooseFusionCacheKiB(sapphireRapids()), 2048u);
 }
 
+// A depthwise tile's accumulators take half the registers less two (the
+// other half for the input vectors of consecutive columns in flight, one for
+// the filter): 6 columns on AVX2 and SSE2, 14 on AVX-512; one vector of f32
+// lanes of channels.
+TEST(HeuristicsTest, DepthwiseTileLeavesRoomForInputsAndFilter) {
+  DepthwiseTile zen = chooseDepthwiseTile(zen3());
+  EXPECT_EQ(zen.columns, 6u);
+  EXPECT_EQ(zen.f32Lanes, 8u);
+  DepthwiseTile spr = chooseDepthwiseTile(sapphireRapids());
+  EXPECT_EQ(spr.columns, 14u);
+  EXPECT_EQ(spr.f32Lanes, 16u);
+  DepthwiseTile old = chooseDepthwiseTile(sse2());
+  EXPECT_EQ(old.columns, 6u);
+  EXPECT_EQ(old.f32Lanes, 4u);
+  for (CPUModel cpu : {zen3(), sapphireRapids(), sse2()})
+    EXPECT_LE(2 * chooseDepthwiseTile(cpu).columns + 1, cpu.numVectorRegisters);
+}
+
 // The blur of bench/kernels/blur.mlir: rows of 2044 f32 (8 KiB), a halo of
 // 4 rows, 2048 rows. Half of a 512 KiB L2 holds 32 rows: tiles of 28; with
 // 256 KiB, tiles of 12 would recompute 33 %, so the smallest tiles within
