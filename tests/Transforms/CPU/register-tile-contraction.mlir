@@ -53,11 +53,16 @@ func.func @matmul_becomes_micro_kernel(%a: memref<8x64xf32>, %b: memref<64x32xf3
 
 // -----
 
-// Shapes that are not multiples of the register tile are left alone.
+// Columns no multiple of the tile's 16: halved until they divide N, down to
+// 4 (20 columns: five tiles of 4 in vector<4xf32>); 18 columns, no multiple
+// of 4, are left alone.
+// CHECK-LABEL: func @ragged_columns
+// CHECK:         affine.for %{{.*}} = 0 to 20 step 4 {
+// CHECK:           vector.fma {{.*}} : vector<4xf32>
 // CHECK-LABEL: func @ragged_shape_is_left_alone
 // CHECK-NOT:     vector.fma
 // CHECK:         arith.mulf
-func.func @ragged_shape_is_left_alone(%a: memref<6x64xf32>, %b: memref<64x20xf32>, %c: memref<6x20xf32>) {
+func.func @ragged_columns(%a: memref<6x64xf32>, %b: memref<64x20xf32>, %c: memref<6x20xf32>) {
   affine.for %i = 0 to 6 {
     affine.for %k = 0 to 64 {
       affine.for %j = 0 to 20 {
@@ -67,6 +72,21 @@ func.func @ragged_shape_is_left_alone(%a: memref<6x64xf32>, %b: memref<64x20xf32
         %m = arith.mulf %x, %y : f32
         %s = arith.addf %z, %m : f32
         affine.store %s, %c[%i, %j] : memref<6x20xf32>
+      }
+    }
+  }
+  return
+}
+func.func @ragged_shape_is_left_alone(%a: memref<6x64xf32>, %b: memref<64x18xf32>, %c: memref<6x18xf32>) {
+  affine.for %i = 0 to 6 {
+    affine.for %k = 0 to 64 {
+      affine.for %j = 0 to 18 {
+        %x = affine.load %a[%i, %k] : memref<6x64xf32>
+        %y = affine.load %b[%k, %j] : memref<64x18xf32>
+        %z = affine.load %c[%i, %j] : memref<6x18xf32>
+        %m = arith.mulf %x, %y : f32
+        %s = arith.addf %z, %m : f32
+        affine.store %s, %c[%i, %j] : memref<6x18xf32>
       }
     }
   }
