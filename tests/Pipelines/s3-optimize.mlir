@@ -15,32 +15,32 @@
 // tiling off, the two loops index the accesses directly.
 
 // NOTILE-LABEL: func.func @outermost_parallel_loop_becomes_affine_parallel
-// NOTILE:         affine.parallel (%[[I:.*]]) = (0) to (64) {
-// NOTILE-NEXT:      affine.for %[[J:.*]] = 0 to 32 {
-// NOTILE-NEXT:        affine.load %{{.*}}[%[[I]], %[[J]]] : memref<64x32xf32>
+// NOTILE:         affine.parallel (%[[I:.*]]) = (0) to (256) {
+// NOTILE-NEXT:      affine.for %[[J:.*]] = 0 to 256 {
+// NOTILE-NEXT:        affine.load %{{.*}}[%[[I]], %[[J]]] : memref<256x256xf32>
 
 // CHECK-LABEL: func.func @outermost_parallel_loop_becomes_affine_parallel
-// CHECK-SAME:    (%[[A:.*]]: memref<64x32xf32>, %[[OUT:.*]]: memref<64x32xf32>) -> i32
-// PAR:           affine.parallel (%{{.*}}) = (0) to (64) {
+// CHECK-SAME:    (%[[A:.*]]: memref<256x256xf32>, %[[OUT:.*]]: memref<256x256xf32>) -> i32
+// PAR:           affine.parallel (%{{.*}}) = (0) to (256) {
 // PAR-NOT:         affine.parallel
-// PAR:             affine.for %{{.*}} = 0 to 32 {
+// PAR:             affine.for %{{.*}} = 0 to 256 {
 // PAR-NOT:         affine.parallel
 // SEQ-NOT:       affine.parallel
-// SEQ:           affine.for %{{.*}} = 0 to 64 {
+// SEQ:           affine.for %{{.*}} = 0 to 256 {
 // SEQ-NOT:       affine.parallel
-// SEQ:             affine.for %{{.*}} = 0 to 32 {
+// SEQ:             affine.for %{{.*}} = 0 to 256 {
 // SEQ-NOT:       affine.parallel
 // CHECK:         %[[V:.*]] = affine.load %[[A]]
 // CHECK-NEXT:    %[[E:.*]] = math.exp %[[V]] : f32
 // CHECK-NEXT:    affine.store %[[E]], %[[OUT]]
 // CHECK:         return
-func.func @outermost_parallel_loop_becomes_affine_parallel(%a: memref<64x32xf32>, %out: memref<64x32xf32>) -> i32 {
+func.func @outermost_parallel_loop_becomes_affine_parallel(%a: memref<256x256xf32>, %out: memref<256x256xf32>) -> i32 {
   %ok = arith.constant 0 : i32
-  affine.for %i = 0 to 64 {
-    affine.for %j = 0 to 32 {
-      %0 = affine.load %a[%i, %j] : memref<64x32xf32>
+  affine.for %i = 0 to 256 {
+    affine.for %j = 0 to 256 {
+      %0 = affine.load %a[%i, %j] : memref<256x256xf32>
       %1 = math.exp %0 : f32
-      affine.store %1, %out[%i, %j] : memref<64x32xf32>
+      affine.store %1, %out[%i, %j] : memref<256x256xf32>
     }
   }
   return %ok : i32

@@ -31,7 +31,7 @@ local function run()
   local line = vim.diagnostic.get(bufnr)[1].lnum
   vim.api.nvim_buf_set_lines(bufnr, line, line + 1, false, {
     '  %r = tosa.clamp %v {min_val = 0.0 : f32, max_val = 3.0e38 : f32} : '
-      .. '(tensor<64x128xf32>) -> tensor<64x128xf32>' })
+      .. '(tensor<256x128xf32>) -> tensor<256x128xf32>' })
   if not vim.wait(timeout, function() return #vim.diagnostic.get(bufnr) == 0 end, 50) then
     return fail('the diagnostics did not clear after the fix')
   end

@@ -1150,7 +1150,12 @@ def PBParallelizeOuterLoops
     an operand, then computes with it) gets one parallel loop in each.
     Loops below that (a short parallel loop inside a sequential one, a
     small nest), and loops with a single iteration, stay sequential. Only
-    one level is parallelized, so threads are never nested.
+    one level is parallelized, so threads are never nested. A function
+    whose nests together do fewer than `min-function-iterations` innermost
+    iterations stays on the calling thread altogether: its one fork would
+    cost about as much as the threads save, and much more when another
+    thread pool of the process holds the cores (a small MLP called from
+    Python between torch ops).
 
     ```mlir
     affine.for %i = 0 to 1024 { affine.for %j = 0 to 1024 { ... } }
@@ -1166,6 +1171,11 @@ def PBParallelizeOuterLoops
            /*default=*/"65536",
            "the same for a loop inside a sequential loop, which wakes the "
            "threads on every iteration of that loop (default: 65536)">,
+    Option<"minFunctionIterations", "min-function-iterations", "uint64_t",
+           /*default=*/"65536",
+           "smallest number of innermost-loop iterations of all the "
+           "function's nests together for any of them to run on several "
+           "threads (default: 65536)">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect"];
 }

@@ -121,7 +121,26 @@ struct ParallelizeOuterLoopsPass
   using PBParallelizeOuterLoopsBase::PBParallelizeOuterLoopsBase;
 
   void runOnOperation() override {
-    for (AffineForOp root : polyblocks::getTopLevelLoops(getOperation())) {
+    // A function whose nests all together do less work than waking the
+    // threads is worth runs on the calling thread.
+    SmallVector<AffineForOp> roots =
+        polyblocks::getTopLevelLoops(getOperation());
+    uint64_t total = 0;
+    for (AffineForOp root : roots)
+      total += countInnermostIterations(root);
+    if (total < minFunctionIterations) {
+      Builder b(&getContext());
+      for (AffineForOp root : roots)
+        polyblocks::recordDecision(
+            root, DEBUG_TYPE,
+            "sequential: the function does " + std::to_string(total) +
+                " innermost iterations in all, fewer than the " +
+                std::to_string(minFunctionIterations) +
+                " worth waking the threads for",
+            {{"work", b.getI64IntegerAttr(total)}});
+      return;
+    }
+    for (AffineForOp root : roots) {
       SmallVector<AffineForOp> loops;
       findParallelLoops(root, loops);
       if (loops.empty())
