@@ -25,12 +25,14 @@ static bool sameAccess(AffineLoadOp load, AffineStoreOp store) {
          llvm::equal(load.getMapOperands(), store.getMapOperands());
 }
 
-std::optional<Contraction> matchContraction(AffineForOp root) {
-  SmallVector<AffineForOp> band;
-  getPerfectlyNestedLoops(band, root);
-  if (band.size() < 3 || !llvm::all_of(band, isZeroBasedUnitStep))
+std::optional<MultiplyAccumulateNest>
+matchMultiplyAccumulateNest(AffineForOp root, unsigned minLoops) {
+  MultiplyAccumulateNest nest;
+  getPerfectlyNestedLoops(nest.band, root);
+  if (nest.band.size() < minLoops ||
+      !llvm::all_of(nest.band, isZeroBasedUnitStep))
     return std::nullopt;
-  Block *body = band.back().getBody();
+  Block *body = nest.band.back().getBody();
   // Three loads, a multiply, an add, a store and the terminator.
   if (body->getOperations().size() != 7)
     return std::nullopt;
@@ -40,24 +42,37 @@ std::optional<Contraction> matchContraction(AffineForOp root) {
   auto add = store.getValue().getDefiningOp<arith::AddFOp>();
   if (!add)
     return std::nullopt;
-  Type elementType = add.getType();
-  if (!elementType.isF32() && !elementType.isF64())
+  nest.elementType = add.getType();
+  if (!nest.elementType.isF32() && !nest.elementType.isF64())
     return std::nullopt;
-  AffineLoadOp accLoad;
   arith::MulFOp mul;
   for (Value operand : add->getOperands()) {
     if (auto load = operand.getDefiningOp<AffineLoadOp>();
         load && sameAccess(load, store))
-      accLoad = load;
+      nest.accLoad = load;
     else
       mul = operand.getDefiningOp<arith::MulFOp>();
   }
-  if (!accLoad || !mul)
+  if (!nest.accLoad || !mul)
     return std::nullopt;
-  auto lhs = mul.getLhs().getDefiningOp<AffineLoadOp>();
-  auto rhs = mul.getRhs().getDefiningOp<AffineLoadOp>();
-  if (!lhs || !rhs)
+  nest.accStore = store;
+  nest.lhs = mul.getLhs().getDefiningOp<AffineLoadOp>();
+  nest.rhs = mul.getRhs().getDefiningOp<AffineLoadOp>();
+  // The factors must not be read from the buffer being written.
+  if (!nest.lhs || !nest.rhs || nest.lhs.getMemRef() == store.getMemRef() ||
+      nest.rhs.getMemRef() == store.getMemRef())
     return std::nullopt;
+  return nest;
+}
+
+std::optional<Contraction> matchContraction(AffineForOp root) {
+  std::optional<MultiplyAccumulateNest> nest =
+      matchMultiplyAccumulateNest(root, /*minLoops=*/3);
+  if (!nest)
+    return std::nullopt;
+  ArrayRef<AffineForOp> band = nest->band;
+  AffineStoreOp store = nest->accStore;
+  AffineLoadOp lhs = nest->lhs, rhs = nest->rhs;
 
   // The loops C moves with come first (parallel), then those it does not
   // move with (reductions), then j.
@@ -85,7 +100,7 @@ std::optional<Contraction> matchContraction(AffineForOp root) {
       return std::nullopt;
   AffineForOp iLoop = band[numParallel - 1];
   Value i = iLoop.getInductionVar();
-  ArrayRef<AffineForOp> outer = ArrayRef(band).take_front(numParallel - 1);
+  ArrayRef<AffineForOp> outer = band.take_front(numParallel - 1);
   auto isRow = [&](AffineLoadOp load) {
     return getAccessStride(load, j) == AccessStride::Invariant &&
            getAccessStride(load, i) != AccessStride::Invariant;
@@ -100,16 +115,16 @@ std::optional<Contraction> matchContraction(AffineForOp root) {
                     AccessStride::Invariant;
            });
   };
-  Contraction c{llvm::to_vector(outer),
-                iLoop,
-                llvm::to_vector(ArrayRef(band).slice(
-                    numParallel, band.size() - numParallel - 1)),
-                jLoop,
-                accLoad,
-                store,
-                {},
-                {},
-                elementType};
+  Contraction c{
+      llvm::to_vector(outer),
+      iLoop,
+      llvm::to_vector(band.slice(numParallel, band.size() - numParallel - 1)),
+      jLoop,
+      nest->accLoad,
+      store,
+      {},
+      {},
+      nest->elementType};
   if (isRow(lhs) && isPanel(rhs)) {
     c.rowLoad = lhs;
     c.panelLoad = rhs;
@@ -119,10 +134,6 @@ std::optional<Contraction> matchContraction(AffineForOp root) {
   } else {
     return std::nullopt;
   }
-  // The factors must not be read from the buffer being written.
-  if (c.rowLoad.getMemRef() == store.getMemRef() ||
-      c.panelLoad.getMemRef() == store.getMemRef())
-    return std::nullopt;
   return c;
 }
 

@@ -16,6 +16,22 @@
 
 namespace polyblocks {
 
+/// A perfect band of zero-based unit-step loops whose innermost body is
+/// `C[..] = C[..] + X[..] * Y[..]` on f32 or f64, neither factor read from C:
+/// the shape shared by contractions and depthwise convolutions.
+struct MultiplyAccumulateNest {
+  llvm::SmallVector<mlir::affine::AffineForOp> band;
+  mlir::affine::AffineLoadOp accLoad;
+  mlir::affine::AffineStoreOp accStore;
+  /// The factors, in the multiplication's order.
+  mlir::affine::AffineLoadOp lhs, rhs;
+  mlir::Type elementType;
+};
+
+/// Matches the perfect nest rooted at `root` (at least `minLoops` loops).
+std::optional<MultiplyAccumulateNest>
+matchMultiplyAccumulateNest(mlir::affine::AffineForOp root, unsigned minLoops);
+
 /// A matched `C[..] += X[..] * Y[..]` nest.
 struct Contraction {
   /// Parallel loops around the row loop (batch, output rows of a

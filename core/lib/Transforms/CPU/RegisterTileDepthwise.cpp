@@ -25,11 +25,13 @@
 #include "polyblocks/Transforms/Passes.h"
 #include "polyblocks/Transforms/Utils/IRBuilders.h"
 
+#include "polyblocks/Analysis/AccessPattern.h"
+#include "polyblocks/Analysis/Contraction.h"
 #include "polyblocks/Analysis/LoopNests.h"
 #include "polyblocks/IR/Decisions.h"
 #include "polyblocks/Target/Heuristics.h"
 
-#include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
+#include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
 #include "mlir/Dialect/Affine/LoopUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -64,78 +66,30 @@ bool usesValue(ValueRange operands, Value v) {
   return llvm::is_contained(operands, v);
 }
 
-/// Whether `access` reads or writes at unit stride along `c`: its last
-/// subscript is exactly c, no other subscript uses c, and the memref's
-/// last dimension has stride 1.
-template <typename AccessOp> bool isUnitStrideIn(AccessOp access, Value c) {
-  auto type = cast<MemRefType>(access.getMemRef().getType());
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)) || strides.empty() ||
-      strides.back() != 1)
-    return false;
-  AffineMap map = access.getAffineMap();
-  ValueRange operands = access.getMapOperands();
-  if (map.getNumSymbols() != 0 || map.getNumResults() == 0)
-    return false;
-  auto position = llvm::find(operands, c);
-  if (position == operands.end())
-    return false;
-  unsigned dim = position - operands.begin();
-  for (auto [i, result] : llvm::enumerate(map.getResults())) {
-    bool last = i + 1 == map.getNumResults();
-    if (last && result != getAffineDimExpr(dim, map.getContext()))
-      return false;
-    if (!last && result.isFunctionOfDim(dim))
-      return false;
-  }
-  return true;
+/// Whether `access` reads or writes consecutive elements as `c` advances,
+/// in a memref whose last dimension is contiguous: a vector along `c`.
+bool isUnitStrideIn(Operation *access, Value c) {
+  auto type = cast<MemRefType>(affine::MemRefAccess(access).memref.getType());
+  return type.isLastDimUnitStride() && polyblocks::getAccessStride(access, c) ==
+                                           polyblocks::AccessStride::Contiguous;
 }
 
 std::optional<Depthwise> matchDepthwise(AffineForOp root) {
-  SmallVector<AffineForOp> band;
-  getPerfectlyNestedLoops(band, root);
-  if (band.size() < 3)
+  std::optional<polyblocks::MultiplyAccumulateNest> nest =
+      polyblocks::matchMultiplyAccumulateNest(root, /*minLoops=*/3);
+  if (!nest)
     return std::nullopt;
-  for (AffineForOp loop : band)
-    if (!loop.hasConstantBounds() || loop.getConstantLowerBound() != 0 ||
-        loop.getStepAsInt() != 1 || !loop.getResults().empty())
-      return std::nullopt;
   Depthwise d;
+  ArrayRef<AffineForOp> band = nest->band;
   d.cLoop = band.back();
-  Block *body = d.cLoop.getBody();
-  if (body->getOperations().size() != 7)
-    return std::nullopt;
-  auto store = dyn_cast<AffineStoreOp>(body->getTerminator()->getPrevNode());
-  if (!store)
-    return std::nullopt;
-  auto add = store.getValueToStore().getDefiningOp<arith::AddFOp>();
-  if (!add)
-    return std::nullopt;
-  arith::MulFOp mul;
-  for (Value operand : add->getOperands()) {
-    if (auto load = operand.getDefiningOp<AffineLoadOp>();
-        load && load.getMemRef() == store.getMemRef() &&
-        load.getAffineMap() == store.getAffineMap() &&
-        load.getMapOperands() == store.getMapOperands())
-      d.accLoad = load;
-    else
-      mul = operand.getDefiningOp<arith::MulFOp>();
-  }
-  if (!d.accLoad || !mul)
-    return std::nullopt;
-  auto x = mul.getLhs().getDefiningOp<AffineLoadOp>();
-  auto f = mul.getRhs().getDefiningOp<AffineLoadOp>();
-  if (!x || !f)
-    return std::nullopt;
-  d.elementType = store.getValueToStore().getType();
-  if (!d.elementType.isF32() && !d.elementType.isF64())
-    return std::nullopt;
+  d.accLoad = nest->accLoad;
+  d.accStore = nest->accStore;
+  d.elementType = nest->elementType;
 
   // The loops C moves with are the parallel ones, outermost; the others
   // are the window, between them and c.
-  ValueRange accOperands = store.getMapOperands();
-  for (AffineForOp loop : ArrayRef(band).drop_back()) {
+  ValueRange accOperands = d.accStore.getMapOperands();
+  for (AffineForOp loop : band.drop_back()) {
     bool parallel = usesValue(accOperands, loop.getInductionVar());
     if (parallel && !d.kLoops.empty())
       return std::nullopt;
@@ -150,15 +104,15 @@ std::optional<Depthwise> matchDepthwise(AffineForOp root) {
       return usesValue(load.getMapOperands(), loop.getInductionVar());
     });
   };
+  AffineLoadOp x = nest->lhs, f = nest->rhs;
   if (movesWithParallel(f))
     std::swap(x, f);
   if (movesWithParallel(f) || !movesWithParallel(x))
     return std::nullopt;
   d.xLoad = x;
   d.fLoad = f;
-  d.accStore = store;
   Value c = d.cLoop.getInductionVar();
-  if (!isUnitStrideIn(store, c) || !isUnitStrideIn(x, c) ||
+  if (!isUnitStrideIn(d.accStore, c) || !isUnitStrideIn(x, c) ||
       !isUnitStrideIn(f, c))
     return std::nullopt;
   return d;
