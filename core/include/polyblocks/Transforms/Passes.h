@@ -30,6 +30,10 @@ namespace polyblocks {
 /// "exp", ...) on f32 by an inline approximation in host code.
 bool isApproximatedMathOp(llvm::StringRef name);
 
+/// The unit attribute pb-share-buffers puts on the arena it allocates, for
+/// pb-static-arenas.
+inline constexpr llvm::StringLiteral kArenaAttrName = "pb.arena";
+
 #define GEN_PASS_DECL
 #include "polyblocks/Transforms/Passes.h.inc"
 

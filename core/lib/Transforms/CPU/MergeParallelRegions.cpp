@@ -193,17 +193,16 @@ void emitRun(const Run &run, OpBuilder &b, Operation *hoistBefore) {
 
 /// Puts one parallel part before the builder's insertion point: the body
 /// of a region, or a loop whose own body becomes parts of the region.
-void emitParallelPart(Operation *op, OpBuilder &b, bool barrierAfter) {
+/// Returns whether it ends at a barrier.
+bool emitParallelPart(Operation *op, OpBuilder &b) {
   if (auto parallel = dyn_cast<omp::ParallelOp>(op)) {
     Block &body = parallel.getRegion().front();
     bool hasBarrier = endsWithBarrier(body);
-    Block *dest = b.getInsertionBlock();
-    dest->getOperations().splice(b.getInsertionPoint(), body.getOperations(),
-                                 body.begin(), std::prev(body.end()));
-    if (barrierAfter && !hasBarrier)
-      omp::BarrierOp::create(b, parallel.getLoc());
+    b.getInsertionBlock()->getOperations().splice(
+        b.getInsertionPoint(), body.getOperations(), body.begin(),
+        std::prev(body.end()));
     parallel.erase();
-    return;
+    return hasBarrier;
   }
   auto loop = cast<scf::ForOp>(op);
   op->moveBefore(b.getInsertionBlock(), b.getInsertionPoint());
@@ -213,7 +212,7 @@ void emitParallelPart(Operation *op, OpBuilder &b, bool barrierAfter) {
   // Every iteration ends at a barrier: the next one may write what this
   // one's last part reads.
   emitParts(parts, inner, /*barrierAfterLast=*/true, /*hoistBefore=*/nullptr);
-  (void)barrierAfter;
+  return true;
 }
 
 void emitParts(const Parts &parts, OpBuilder &b, bool barrierAfterLast,
@@ -221,7 +220,9 @@ void emitParts(const Parts &parts, OpBuilder &b, bool barrierAfterLast,
   for (auto [i, ops] : llvm::enumerate(parts.parts)) {
     bool last = i + 1 == parts.parts.size();
     if (parts.isParallel[i]) {
-      emitParallelPart(ops.front(), b, !last || barrierAfterLast);
+      Location loc = ops.front()->getLoc();
+      if (!emitParallelPart(ops.front(), b) && (!last || barrierAfterLast))
+        omp::BarrierOp::create(b, loc);
       continue;
     }
     emitRun(*splitRun(ops, /*hoistAllocations=*/hoistBefore != nullptr), b,

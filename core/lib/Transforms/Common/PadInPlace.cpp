@@ -12,8 +12,8 @@
 // becomes
 //   %f = linalg.fill ins(%zero) outs(tensor.empty() : <padded shape>)
 //   %r = linalg.generic ... outs(%empty) ...
-//   %p = tensor.insert_slice %r into %f[0, 1, 1, 0] [<shape of %r>] [1, 1, 1,
-//   1]
+//   %p = tensor.insert_slice %r into %f[0, 1, 1, 0] [<shape of %r>]
+//                                        [1, 1, 1, 1]
 //
 //===----------------------------------------------------------------------===//
 

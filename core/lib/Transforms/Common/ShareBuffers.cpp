@@ -154,8 +154,7 @@ struct ShareBuffersPass
     auto arenaType = MemRefType::get({size}, b.getI8Type());
     auto arena = memref::AllocOp::create(b, loc, arenaType,
                                          b.getI64IntegerAttr(kAlignment));
-    // For pb-static-arenas.
-    arena->setAttr("pb.arena", b.getUnitAttr());
+    arena->setAttr(polyblocks::kArenaAttrName, b.getUnitAttr());
     for (Buffer &buffer : buffers) {
       b.setInsertionPoint(buffer.alloc);
       Value offset = arith::ConstantIndexOp::create(b, buffer.alloc.getLoc(),

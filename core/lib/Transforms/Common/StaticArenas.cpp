@@ -47,13 +47,11 @@ using namespace mlir;
 
 namespace {
 
-constexpr int64_t kAlignment = 64;
-
 /// The arena pb-share-buffers made in `func`, if it has one.
 memref::AllocOp findArena(func::FuncOp func) {
   memref::AllocOp found;
   func.walk([&](memref::AllocOp alloc) {
-    if (alloc->hasAttr("pb.arena"))
+    if (alloc->hasAttr(polyblocks::kArenaAttrName))
       found = alloc;
   });
   return found;
@@ -73,7 +71,7 @@ struct StaticArenasPass
       auto type = cast<MemRefType>(arena.getType());
       if (!type.hasStaticShape() ||
           type.getNumElements() < static_cast<int64_t>(minKiB) * 1024) {
-        arena->removeAttr("pb.arena");
+        arena->removeAttr(polyblocks::kArenaAttrName);
         continue;
       }
       SmallVector<memref::DeallocOp> releases;
@@ -88,7 +86,7 @@ struct StaticArenasPass
       std::string name = ("__pb_arena_" + func.getSymName()).str();
       auto storage = memref::GlobalOp::create(
           b, loc, name, b.getStringAttr("private"), type, b.getUnitAttr(),
-          /*constant=*/false, b.getI64IntegerAttr(kAlignment));
+          /*constant=*/false, arena.getAlignmentAttr());
       symbols.insert(storage);
       auto flagType = MemRefType::get({1}, b.getI32Type());
       auto flag = memref::GlobalOp::create(
@@ -119,8 +117,8 @@ struct StaticArenasPass
             memref::GetGlobalOp::create(b, loc, type, storage.getSymName());
         scf::YieldOp::create(b, loc, global);
         b.setInsertionPointToStart(choice.elseBlock());
-        auto heap = memref::AllocOp::create(b, loc, type,
-                                            b.getI64IntegerAttr(kAlignment));
+        auto heap =
+            memref::AllocOp::create(b, loc, type, arena.getAlignmentAttr());
         scf::YieldOp::create(b, loc, heap.getResult());
       }
       arena.getResult().replaceAllUsesWith(choice.getResult(0));
