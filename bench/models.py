@@ -134,12 +134,26 @@ def polyblocks_text(model, inputs, name):
 _COMPILED = {}
 
 
+# --baseline-pbtool: another build's pbtool, compiled with while set.
+_PBTOOL_OVERRIDE = None
+
+
 def polyblocks_engine(text, arrays, name):
     import polyblocks
-    _COMPILED[name] = text
-    start = time.perf_counter()
-    kernel = polyblocks.compile(text, name=name)["forward"]
-    seconds = time.perf_counter() - start
+    saved = os.environ.get("POLYBLOCKS_PBTOOL")
+    if _PBTOOL_OVERRIDE:
+        os.environ["POLYBLOCKS_PBTOOL"] = _PBTOOL_OVERRIDE
+    else:
+        _COMPILED[name] = text
+    try:
+        start = time.perf_counter()
+        kernel = polyblocks.compile(text, name=name)["forward"]
+        seconds = time.perf_counter() - start
+    finally:
+        if saved is None:
+            os.environ.pop("POLYBLOCKS_PBTOOL", None)
+        else:
+            os.environ["POLYBLOCKS_PBTOOL"] = saved
 
     def run():
         return kernel(*arrays)[0]
@@ -367,6 +381,26 @@ def write_results(text, path):
     open(path, "w").write(content)
 
 
+def select_engines(engines, wanted, baseline):
+    """The engines named in `wanted` (all when empty; PolyBlocks always),
+    with PolyBlocks compiled by the `baseline` pbtool beside it when given:
+    a step measured against the build before it in the same rounds."""
+    chosen = [(n, p) for n, p in engines
+              if not wanted or n == "PolyBlocks" or n in wanted]
+    if baseline:
+        prepare = dict(engines)["PolyBlocks"]
+
+        def prepare_baseline(*args):
+            global _PBTOOL_OVERRIDE
+            _PBTOOL_OVERRIDE = baseline
+            try:
+                return prepare(*args)
+            finally:
+                _PBTOOL_OVERRIDE = None
+        chosen.insert(1, ("PolyBlocks baseline", prepare_baseline))
+    return chosen
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", default="",
@@ -376,15 +410,27 @@ def main():
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--no-write", action="store_true",
                         help="print only; do not update bench/RESULTS.md")
+    parser.add_argument("--engines", default="",
+                        help="comma-separated anchors to run beside "
+                             "PolyBlocks (default: all), e.g. "
+                             "'torch eager,ONNX Runtime'")
+    parser.add_argument("--baseline-pbtool", default="",
+                        help="also run PolyBlocks compiled by this pbtool "
+                             "(another build), as the engine 'PolyBlocks "
+                             "baseline'; bench/RESULTS.md is not written")
     args = parser.parse_args()
+    engines = [e for e in args.engines.split(",") if e]
     wanted = [m for m in args.models.split(",") if m]
     jobs = [("torch", m) for m in TORCH_MODELS] + [("jax", m) for m in JAX_MODELS]
     if wanted:
         jobs = [(f, m) for f, m in jobs
                 if (m if f == "torch" else "jax:" + m) in wanted]
     results = []
-    torch_list = torch_engines() if any(f == "torch" for f, _ in jobs) else []
-    jax_list = jax_engines() if any(f == "jax" for f, _ in jobs) else []
+    torch_list = select_engines(torch_engines(), engines,
+                                args.baseline_pbtool) \
+        if any(f == "torch" for f, _ in jobs) else []
+    jax_list = select_engines(jax_engines(), engines, args.baseline_pbtool) \
+        if any(f == "jax" for f, _ in jobs) else []
     for batch in [int(b) for b in args.batches.split(",")]:
         for framework, name in jobs:
             print("== %s (%s), batch %d" % (name, framework, batch), flush=True)
@@ -408,7 +454,8 @@ def main():
                 datetime.date.today().isoformat(), commit or "?", machine(),
                 args.rounds, format_table(results), format_details(results)))
     print(text)
-    if not args.no_write and not wanted:
+    if not args.no_write and not wanted and not engines and \
+            not args.baseline_pbtool:
         write_results(text, os.path.join(HERE, "RESULTS.md"))
 
 
