@@ -1,16 +1,19 @@
 // RUN: %pbtool compile %s --compile-to=s4 | FileCheck %s --check-prefix=S4
 // RUN: %pbtool compile %s --compile-to=s5 | FileCheck %s --check-prefix=S5
 
-// The row loop of a log (a loop LLVM vectorizes, inside the OpenMP loop over
-// rows) carries pb-interleave-math-loops' interleave count through S4, past
+// The row loop of a log (a loop LLVM vectorizes, inside the chunks of rows the
+// threads claim) carries pb-interleave-math-loops' interleave count through S4, past
 // the expansion of the log, to the branch that closes the loop in the LLVM
 // dialect, which LLVM reads as !llvm.loop metadata.
 // S4: #loop_annotation = #llvm.loop_annotation<interleave = #loop_interleave>
-// S4: omp.loop_nest
+// S4: omp.parallel
+// S4: memref.generic_atomic_rmw
 // S4: scf.for
+// S4-NEXT: scf.for
 // S4-NOT: math.log
 // S4: } {loop_annotation = #loop_annotation}
-// S4-NEXT: omp.yield
+// S4-NEXT: }
+// S4-NEXT: arith.subi
 // S5: #loop_interleave = #llvm.loop_interleave<count = 4 : i32>
 // S5: #loop_annotation = #llvm.loop_annotation<interleave = #loop_interleave>
 // S5: llvm.br ^{{.*}} {loop_annotation = #loop_annotation}

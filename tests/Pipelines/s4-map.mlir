@@ -9,9 +9,11 @@
 // No affine op survives S4.
 // NOAFFINE-NOT: affine.
 
-// An affine.parallel becomes an omp.parallel region holding an omp.wsloop over
-// the same range and step; the sequential loops inside become scf.for. Without
-// `parallelize`, it becomes an scf.parallel and no OpenMP op appears.
+// An affine.parallel becomes an omp.parallel region whose threads claim
+// chunks of its iterations (pb-barrier-free-worksharing: the iteration t of a
+// chunk is i = t * step), then wait for the claimed ones; the sequential loops
+// inside become scf.for. Without `parallelize`, it becomes an scf.parallel and
+// no OpenMP op appears.
 
 // CHECK-LABEL: func.func @parallel_loop_becomes_omp_wsloop
 // CHECK-SAME:    (%[[A:.*]]: memref<64x32xf32>, %[[OUT:.*]]: memref<64x32xf32>) -> i32
@@ -19,8 +21,9 @@
 // CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
 // CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
 // PAR:           omp.parallel {
-// PAR-NEXT:        omp.wsloop {
-// PAR-NEXT:          omp.loop_nest (%[[I:.*]]) : index = (%[[C0]]) to (%[[C64]]) step (%[[C4]]) {
+// PAR:             memref.generic_atomic_rmw
+// PAR:             scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// PAR-NEXT:          %[[I:.*]] = arith.muli %[[T]], %[[C4]] : index
 // SEQ-NOT:       omp.
 // SEQ:           scf.parallel (%[[I:.*]]) = (%[[C0]]) to (%[[C64]]) step (%[[C4]]) {
 // CHECK-NEXT:          scf.for %[[J:.*]] = %[[C0]] to %{{.*}} step %{{.*}} {
@@ -29,7 +32,8 @@
 // CHECK-NEXT:              %[[V:.*]] = memref.load %[[A]][%[[II]], %[[J]]] : memref<64x32xf32>
 // CHECK-NEXT:              %[[E:.*]] = math.sqrt %[[V]] : f32
 // CHECK-NEXT:              memref.store %[[E]], %[[OUT]][%[[II]], %[[J]]] : memref<64x32xf32>
-// PAR:               omp.yield
+// PAR:             memref.atomic_rmw addi
+// PAR:             llvm.call_intrinsic "llvm.x86.sse2.pause"
 // PAR:             omp.terminator
 // SEQ-NOT:       omp.
 // CHECK:         return
@@ -78,13 +82,13 @@ func.func @sequential_loops_become_scf_for(%a: memref<64xf32>) -> i32 {
 // -----
 
 // A reduction loop with iter_args inside a parallel loop stays a sequential
-// scf.for carrying the accumulator, inside the worksharing loop.
+// scf.for carrying the accumulator, inside the loop over a claimed chunk.
 
 // CHECK-LABEL: func.func @reduction_inside_parallel_loop_stays_scf_for
 // CHECK-SAME:    (%[[A:.*]]: memref<16x32xf32>, %[[OUT:.*]]: memref<16xf32>) -> i32
 // CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// PAR:           omp.wsloop {
-// PAR-NEXT:        omp.loop_nest (%[[I:.*]]) : index
+// PAR:           memref.generic_atomic_rmw
+// PAR:           scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // SEQ:           scf.parallel (%[[I:.*]]) =
 // CHECK-NEXT:        %[[R:.*]] = scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (f32) {
 // CHECK-NEXT:          %[[V:.*]] = memref.load %[[A]][%[[I]], %[[J]]] : memref<16x32xf32>

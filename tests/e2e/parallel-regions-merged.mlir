@@ -5,16 +5,16 @@
 // matmul's fill, its k-block loop (run by every thread, its register tiles
 // shared out in each iteration), a nest too small for threads (on one
 // thread) and a large elementwise nest run in one parallel region, forked
-// once per call.
+// once per call, whose threads claim each part's iterations and wait for no
+// barrier (pb-barrier-free-worksharing).
 // S4-LABEL: func.func @matmul_then_small_then_large
 // S4:         omp.parallel {
-// S4-NEXT:      omp.wsloop {
-// S4:             omp.yield
+// S4:           memref.generic_atomic_rmw
 // S4:           scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c256
-// S4-NEXT:        omp.wsloop {
-// S4:           omp.single {
-// S4:           omp.wsloop {
-// S4:             arith.maximumf
+// S4:             memref.generic_atomic_rmw
+// S4:           memref.generic_atomic_rmw
+// S4:           memref.generic_atomic_rmw
+// S4:               arith.maximumf
 // S4:           omp.terminator
 // S4-NEXT:    }
 // S4-NOT:     omp.parallel

@@ -84,6 +84,22 @@ TEST(HeuristicsTest, DepthwiseTileLeavesRoomForInputsAndFilter) {
     EXPECT_LE(2 * chooseDepthwiseTile(cpu).columns + 1, cpu.numVectorRegisters);
 }
 
+// One home range per thread of the model; a claim takes half of what is left
+// of its range; no chunk is smaller than the loop cut into 8 per thread (or
+// as many as asked).
+TEST(HeuristicsTest, WorkClaimsFollowTheThreads) {
+  CPUModel two = sapphireRapids();
+  two.numThreads = 2;
+  WorkClaims claims = chooseWorkClaims(two);
+  EXPECT_EQ(claims.ranges, 2);
+  EXPECT_EQ(claims.share, 2);
+  EXPECT_EQ(claims.maxChunks, 16);
+  EXPECT_EQ(chooseWorkClaims(two, 3).maxChunks, 6);
+  CPUModel none = zen3();
+  none.numThreads = 0;
+  EXPECT_EQ(chooseWorkClaims(none).ranges, 1);
+}
+
 // The blur of bench/kernels/blur.mlir: rows of 2044 f32 (8 KiB), a halo of
 // 4 rows, 2048 rows. Half of a 512 KiB L2 holds 32 rows: tiles of 28; with
 // 256 KiB, tiles of 12 would recompute 33 %, so the smallest tiles within

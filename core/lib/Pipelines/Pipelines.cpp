@@ -383,9 +383,11 @@ void buildS4Pipeline(OpPassManager &pm, const PipelineOptions &options) {
     // gpu.launch -> scf.for over blocks and threads, then the CPU's S4
     pm.addNestedPass<func::FuncOp>(createPBEmulateGPULaunches());
   } else if (options.parallelize) {
-    // scf.parallel -> omp, then one fork for consecutive parallel loops
+    // scf.parallel -> omp, then one fork for consecutive parallel loops,
+    // whose threads claim chunks instead of meeting at barriers
     pm.addPass(createConvertSCFToOpenMPPass());
     pm.addNestedPass<func::FuncOp>(createPBMergeParallelRegions());
+    pm.addPass(createPBBarrierFreeWorksharing());
   }
   addHostExpansions(pm);
   // Before the math ops are expanded: which loops compute exp, log, ...

@@ -33,6 +33,12 @@ StreamedMatmul chooseStreamedMatmul(const CPUModel &cpu) {
                         cpu.vectorBits};
 }
 
+WorkClaims chooseWorkClaims(const CPUModel &cpu, unsigned chunksPerThread) {
+  int64_t threads = std::max(1u, cpu.numThreads);
+  return WorkClaims{threads, 2,
+                    threads * (chunksPerThread ? chunksPerThread : 8)};
+}
+
 unsigned chooseFusionCacheKiB(const CPUModel &cpu) { return cpu.l2CacheKiB; }
 
 std::optional<int64_t> chooseProducerSliceRows(int64_t rowBytes, int64_t halo,

@@ -74,6 +74,23 @@ struct StreamedMatmul {
 };
 StreamedMatmul chooseStreamedMatmul(const CPUModel &cpu);
 
+/// How the threads of a parallel region claim a loop's iterations
+/// (pb-barrier-free-worksharing).
+struct WorkClaims {
+  /// Home ranges a loop is cut into, one per thread: thread t starts with
+  /// range t, which it computed in the part before too.
+  int64_t ranges;
+  /// A claim takes this fraction of what is left of its range (guided
+  /// self-scheduling): large chunks first, small ones to even out the end.
+  int64_t share;
+  /// No chunk is smaller than the loop cut into this many: `chunksPerThread`
+  /// (8 when 0) per thread, enough for the threads that have a core to take
+  /// the work of one waiting for a core; each chunk costs one
+  /// compare-and-swap on a shared cache line.
+  int64_t maxChunks;
+};
+WorkClaims chooseWorkClaims(const CPUModel &cpu, unsigned chunksPerThread = 0);
+
 /// The cache budget of producer-consumer fusion with recomputation
 /// (pb-fuse-producer-slices): tile buffers are sized to one core's L2.
 unsigned chooseFusionCacheKiB(const CPUModel &cpu);

@@ -1048,6 +1048,69 @@ def PBVectorizeMaxReductions
                            "::mlir::vector::VectorDialect"];
 }
 
+def PBBarrierFreeWorksharing
+    : Pass<"pb-barrier-free-worksharing", "::mlir::ModuleOp"> {
+  let summary = "Parallel loops whose threads claim chunks of work and wait "
+                "only for claimed ones, not at a barrier";
+  let description = [{
+    Runs in S4 on CPUs, after pb-merge-parallel-regions. The worksharing
+    loops (`omp.wsloop` without clauses) and singles of a parallel region
+    become parts whose iterations the threads claim from counters the region
+    shares, by compare-and-swap, then wait until a `done` counter says the
+    claimed ones are computed; a single is a part of one iteration. No part
+    waits for a thread that has not arrived: one that arrives late finds the
+    part's iterations taken and goes on, so a region waits for every thread
+    only at its end. A part is cut into one home range per thread of the
+    machine model; thread t claims from range t first (the rows it computed
+    in the part before, still in its cache), then from the others; a claim
+    takes half of what is left of its range, down to the part cut into
+    `chunks-per-thread` chunks per thread (Target/Heuristics). Each thread
+    keeps on its own stack where the next part's iterations start (every
+    thread runs the same parts in the same order), so the counters only
+    grow. Stack buffers of the parts are allocated once per thread at the
+    region's start.
+
+    ```mlir
+    omp.parallel {
+      omp.wsloop { omp.loop_nest (%i) : index = (%lb) to (%ub) step (%s) {
+        A(%i) omp.yield } }
+      omp.terminator
+    }
+    // becomes
+    %counters = memref.alloca() : memref<24xi64>   // zeroed: 2 ranges, done
+    omp.parallel {
+      %base = memref.alloca() : memref<i64>        // zeroed
+      %thread = func.call @omp_get_thread_num() : () -> i32
+      scf.while ... {                              // claim a chunk of a
+        %old = memref.generic_atomic_rmw %counters[%range * 8] ...  // range
+      } do {
+        scf.for %t = ... { A(%lb + %t * %s) }      // the chunk's iterations
+      }
+      memref.atomic_rmw addi %computed, %counters[%done] ...
+      scf.while { done < %limit: pause }           // claimed chunks finish
+      omp.terminator
+    }
+    ```
+
+    On two cores shared with another thread pool of the process (a
+    framework's workers spinning after their own call), every barrier of a
+    region waited for a core; this is where a network compiled by
+    PolyBlocks lost the most beside them. (Measured: bench/RESULTS.md,
+    notes on the passes.)
+  }];
+  let options = [
+    Option<"chunksPerThread", "chunks-per-thread", "unsigned",
+           /*default=*/"0",
+           "Most chunks per thread of the machine model a loop is cut into "
+           "(0: Target/Heuristics)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def PBMergeParallelRegions
     : Pass<"pb-merge-parallel-regions", "::mlir::func::FuncOp"> {
   let summary = "Fork the threads once for consecutive parallel loops, not once per loop";

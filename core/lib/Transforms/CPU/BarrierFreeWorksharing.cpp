@@ -1,0 +1,476 @@
+//===- BarrierFreeWorksharing.cpp - Parallel loops that never wait --------===//
+//
+// An OpenMP worksharing loop ends at a barrier: every thread of the region
+// must arrive before any goes on. When another thread pool of the process
+// holds a core (a framework's workers spinning after their own call), the
+// thread that holds nothing to do still has to be scheduled to arrive, and
+// the others wait for it, once per loop. This pass rewrites the worksharing
+// loops and singles of a parallel region so that threads claim chunks of
+// work from a shared counter and wait only for chunks that another thread has
+// claimed and not yet finished; a thread that arrives late finds nothing left
+// and goes on:
+//
+//   omp.parallel {                      omp.parallel {
+//     omp.wsloop {                        // claim a chunk of a range
+//       omp.loop_nest (%i) = (%lb) to     scf.while { generic_atomic_rmw }
+//           (%ub) step (%s) { A(%i) }     do { scf.for %t in the chunk {
+//     }                            ->           A(%lb + %t * %s) } }
+//     omp.single { B }                    atomic_rmw addi done, computed
+//   }                                     // wait until done == part's end
+//                                         // B: a part of one iteration
+//                                       }
+//
+// Each part is cut into one home range per thread of the machine model, each
+// with its claim counter (i64 words a cache line apart, then the `done`
+// counter, zeroed before the region). Thread t claims from range t first, so
+// that with every thread on time each computes the same rows in every part
+// (its own cache holds them from the part before), then from the others. A
+// claim takes half of what is left of its range, down to the part cut into
+// `chunks-per-thread` chunks per thread (Target/Heuristics.h). Every thread
+// runs the same parts in the same order, so each keeps on its own stack where
+// the next part's iterations start and the counters only grow; a claim never
+// takes a counter past its range's end. Each thread adds the iterations it
+// computed to `done` (releasing its writes) and waits until `done` reaches the
+// part's end (acquiring the others'), so every part still sees all that the
+// previous one wrote. Only the region's end (its join) waits for every
+// thread. Stack buffers of the parts are allocated once per thread at the
+// region's start (the canonicalizer folds the scope that bounded one per
+// iteration into the chunk's loop).
+//
+// Loops with clauses (a schedule, reductions, private values, nowait,
+// ordered) and singles with clauses keep their barriers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "polyblocks/Target/Heuristics.h"
+#include "polyblocks/Target/MachineModel.h"
+#include "polyblocks/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+
+#define DEBUG_TYPE "pb-barrier-free-worksharing"
+
+namespace polyblocks {
+#define GEN_PASS_DEF_PBBARRIERFREEWORKSHARING
+#include "polyblocks/Transforms/Passes.h.inc"
+} // namespace polyblocks
+
+using namespace mlir;
+
+namespace {
+
+/// Stack buffers of fixed size that the parts of a region allocate,
+/// allocated once per thread at the region's start instead: a chunk's loop
+/// would pile up one per iteration (the canonicalizer folds the scope that
+/// bounded them into the loop), and a thread runs one part at a time, so the
+/// parts share them, the n-th buffer of a type of each part the same one.
+class StackBuffers {
+public:
+  explicit StackBuffers(omp::ParallelOp parallel)
+      : entry(&parallel.getRegion().front()) {}
+
+  /// Whether every stack buffer of `body` has a fixed size.
+  static bool canHoist(Region &body) {
+    return !body.walk([](memref::AllocaOp alloca) {
+                  return alloca->getNumOperands() == 0
+                             ? WalkResult::advance()
+                             : WalkResult::interrupt();
+                })
+                .wasInterrupted();
+  }
+
+  /// Replaces the stack buffers of one part by the region's.
+  void hoist(Region &body) {
+    DenseMap<std::pair<Type, int64_t>, unsigned> taken;
+    SmallVector<memref::AllocaOp> allocas;
+    body.walk([&](memref::AllocaOp alloca) { allocas.push_back(alloca); });
+    for (memref::AllocaOp alloca : allocas) {
+      std::pair<Type, int64_t> key{alloca.getType(),
+                                   alloca.getAlignment().value_or(0)};
+      SmallVector<Value> &shared = buffers[key];
+      unsigned n = taken[key]++;
+      if (n == shared.size()) {
+        OpBuilder b = OpBuilder::atBlockBegin(entry);
+        shared.push_back(memref::AllocaOp::create(
+            b, alloca.getLoc(), alloca.getType(), alloca.getAlignmentAttr()));
+      }
+      alloca.replaceAllUsesWith(shared[n]);
+      alloca.erase();
+    }
+  }
+
+private:
+  Block *entry;
+  DenseMap<std::pair<Type, int64_t>, SmallVector<Value>> buffers;
+};
+
+bool isPlainWsloop(omp::WsloopOp loop) {
+  if (loop->getNumOperands() != 0 || loop.getNowait() ||
+      loop.getScheduleKind() || loop.getOrdered() || loop.getOrder() ||
+      loop.getReductionSyms() || loop.getPrivateSyms() ||
+      loop.getLinearVarTypes())
+    return false;
+  auto nest = dyn_cast_or_null<omp::LoopNestOp>(loop.getWrappedLoop());
+  return nest && !nest.getLoopInclusive() && nest.getRegion().hasOneBlock() &&
+         StackBuffers::canHoist(nest.getRegion()) &&
+         llvm::all_of(nest.getLoopLowerBounds(),
+                      [](Value v) { return v.getType().isIndex(); });
+}
+
+bool isPlainSingle(omp::SingleOp single) {
+  return single->getNumOperands() == 0 && !single.getNowait() &&
+         !single.getCopyprivateSyms() && !single.getPrivateSyms() &&
+         single.getRegion().hasOneBlock() &&
+         StackBuffers::canHoist(single.getRegion());
+}
+
+/// The parts of `parallel` this pass rewrites: its worksharing loops and
+/// singles reached through sequential control flow only (not inside another
+/// OpenMP construct, which would change who runs them).
+SmallVector<Operation *> collectParts(omp::ParallelOp parallel) {
+  SmallVector<Operation *> parts;
+  parallel.getRegion().walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op == parallel.getOperation())
+      return WalkResult::advance();
+    if (auto loop = dyn_cast<omp::WsloopOp>(op)) {
+      if (isPlainWsloop(loop))
+        parts.push_back(op);
+      return WalkResult::skip();
+    }
+    if (auto single = dyn_cast<omp::SingleOp>(op)) {
+      if (isPlainSingle(single))
+        parts.push_back(op);
+      return WalkResult::skip();
+    }
+    if (op->getDialect() && isa<omp::OpenMPDialect>(op->getDialect()) &&
+        op->getNumRegions() != 0)
+      return WalkResult::skip();
+    return WalkResult::advance();
+  });
+  return parts;
+}
+
+/// What every thread of a rewritten region shares and keeps.
+struct Counters {
+  /// memref<(ranges + 1) * 8 x i64>, zeroed: the claim counter of each home
+  /// range, then the done counter, a cache line apart.
+  Value shared;
+  /// memref<i64> on each thread's stack: where the next part starts.
+  Value base;
+  /// This thread's number in the team (index).
+  Value thread;
+  int64_t ranges;
+};
+
+Value wordIndex(OpBuilder &b, Location loc, Value range) {
+  return arith::MulIOp::create(b, loc, range,
+                               arith::ConstantIndexOp::create(b, loc, 8));
+}
+
+/// Emits one part of `iterations` iterations; `emitIteration` builds
+/// iteration `t` (0 <= t < iterations). The counters count iterations: the
+/// part's are [base, base + iterations), cut into `ranges` home ranges, and
+/// thread t claims from range t mod ranges first, then from the others in
+/// turn, so that with every thread on time each computes the same rows in
+/// every part (which its own cache holds from the part before) and a late
+/// thread's range is taken by the others. A claim at `current` (raised to
+/// the range's start: the counter may still hold an earlier part's end)
+/// takes `max(smallest, (end - current) / share)` iterations (guided
+/// self-scheduling). Each thread adds the iterations it computed to `done`
+/// once, when nothing is left to claim.
+void emitClaimedPart(
+    OpBuilder &b, Location loc, const Counters &counters, Value iterations,
+    const polyblocks::WorkClaims &claims,
+    function_ref<void(OpBuilder &, Location, Value)> emitIteration) {
+  Type i64 = b.getI64Type();
+  Type index = b.getIndexType();
+  auto constant = [&](OpBuilder &b, int64_t value) -> Value {
+    return arith::ConstantIntOp::create(b, loc, i64, value);
+  };
+  Value zero = constant(b, 0);
+  Value one = constant(b, 1);
+  Value count = arith::IndexCastUIOp::create(b, loc, i64, iterations);
+  Value smallest = arith::MaxUIOp::create(
+      b, loc,
+      arith::CeilDivUIOp::create(b, loc, count, constant(b, claims.maxChunks)),
+      one);
+  Value base = memref::LoadOp::create(b, loc, counters.base, ValueRange{});
+  Value limit = arith::AddIOp::create(b, loc, base, count);
+  Value ranges = constant(b, counters.ranges);
+  // The first iteration of home range `range` (i64); range == ranges: limit.
+  auto rangeStart = [&](OpBuilder &b, Value range) -> Value {
+    return arith::AddIOp::create(
+        b, loc, base,
+        arith::DivUIOp::create(
+            b, loc, arith::MulIOp::create(b, loc, count, range), ranges));
+  };
+
+  // One loop over (range k, chunks of it): the body is emitted once, and a
+  // loop over the ranges around it would be unrolled, body and all.
+  Value cRanges = arith::ConstantIndexOp::create(b, loc, counters.ranges);
+  struct Range {
+    Value word, start, end;
+  };
+  auto rangeOf = [&](OpBuilder &b, Value k) -> Range {
+    Value rangeIndex = arith::RemUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, counters.thread, k), cRanges);
+    Value range = arith::IndexCastUIOp::create(b, loc, i64, rangeIndex);
+    return Range{
+        wordIndex(b, loc, rangeIndex), rangeStart(b, range),
+        rangeStart(b, arith::AddIOp::create(b, loc, range, constant(b, 1)))};
+  };
+  // The end of the chunk claimed at `from` (start <= from < end).
+  auto chunkEnd = [&](OpBuilder &b, Value from, Value end) -> Value {
+    Value left = arith::SubIOp::create(b, loc, end, from);
+    Value size = arith::MaxUIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, left, constant(b, claims.share)),
+        smallest);
+    return arith::MinUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, from, size), end);
+  };
+  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+  auto claimLoop = scf::WhileOp::create(
+      b, loc, TypeRange{index, i64, b.getI1Type(), i64}, ValueRange{c0, zero},
+      [&](OpBuilder &before, Location loc, ValueRange state) {
+        Value k = state[0];
+        Value inRanges = arith::CmpIOp::create(
+            before, loc, arith::CmpIPredicate::ult, k, cRanges);
+        auto claimIf = scf::IfOp::create(
+            before, loc, TypeRange{before.getI1Type(), i64}, inRanges,
+            /*withElseRegion=*/true);
+        {
+          OpBuilder then = claimIf.getThenBodyBuilder();
+          Range range = rangeOf(then, k);
+          auto claim = memref::GenericAtomicRMWOp::create(
+              then, loc, counters.shared, ValueRange{range.word});
+          OpBuilder body = OpBuilder::atBlockEnd(claim.getBody());
+          Value from = arith::MaxUIOp::create(
+              body, loc, claim.getCurrentValue(), range.start);
+          Value open = arith::CmpIOp::create(
+              body, loc, arith::CmpIPredicate::ult, from, range.end);
+          memref::AtomicYieldOp::create(
+              body, loc,
+              arith::SelectOp::create(body, loc, open,
+                                      chunkEnd(body, from, range.end),
+                                      claim.getCurrentValue()));
+          Value claimedFrom =
+              arith::MaxUIOp::create(then, loc, claim.getResult(), range.start);
+          Value claimed = arith::CmpIOp::create(
+              then, loc, arith::CmpIPredicate::ult, claimedFrom, range.end);
+          scf::YieldOp::create(then, loc, ValueRange{claimed, claimedFrom});
+          OpBuilder otherwise = claimIf.getElseBodyBuilder();
+          scf::YieldOp::create(
+              otherwise, loc,
+              ValueRange{arith::ConstantIntOp::create(otherwise, loc,
+                                                      otherwise.getI1Type(), 0),
+                         constant(otherwise, 0)});
+        }
+        scf::ConditionOp::create(before, loc, inRanges,
+                                 ValueRange{k, state[1], claimIf.getResult(0),
+                                            claimIf.getResult(1)});
+      },
+      [&](OpBuilder &after, Location loc, ValueRange state) {
+        Value k = state[0], computed = state[1], claimed = state[2],
+              from = state[3];
+        auto chunkIf = scf::IfOp::create(after, loc, TypeRange{index, i64},
+                                         claimed, /*withElseRegion=*/true);
+        {
+          OpBuilder then = chunkIf.getThenBodyBuilder();
+          Value to = chunkEnd(then, from, rangeOf(then, k).end);
+          auto toIndex = [&](Value word) -> Value {
+            return arith::IndexCastUIOp::create(
+                then, loc, index, arith::SubIOp::create(then, loc, word, base));
+          };
+          scf::ForOp::create(
+              then, loc, toIndex(from), toIndex(to),
+              arith::ConstantIndexOp::create(then, loc, 1), ValueRange{},
+              [&](OpBuilder &inner, Location loc, Value t, ValueRange) {
+                emitIteration(inner, loc, t);
+                scf::YieldOp::create(inner, loc);
+              });
+          Value size = arith::SubIOp::create(then, loc, to, from);
+          scf::YieldOp::create(
+              then, loc,
+              ValueRange{k, arith::AddIOp::create(then, loc, computed, size)});
+          OpBuilder otherwise = chunkIf.getElseBodyBuilder();
+          scf::YieldOp::create(
+              otherwise, loc,
+              ValueRange{arith::AddIOp::create(
+                             otherwise, loc, k,
+                             arith::ConstantIndexOp::create(otherwise, loc, 1)),
+                         computed});
+        }
+        scf::YieldOp::create(after, loc, chunkIf.getResults());
+      });
+  Value computed = claimLoop.getResult(1);
+  Value doneWord = arith::ConstantIndexOp::create(b, loc, 8 * counters.ranges);
+  Value any =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, computed, zero);
+  scf::IfOp::create(b, loc, any, [&](OpBuilder &then, Location loc) {
+    memref::AtomicRMWOp::create(then, loc, arith::AtomicRMWKind::addi, computed,
+                                counters.shared, ValueRange{doneWord});
+    scf::YieldOp::create(then, loc);
+  });
+
+  // Wait for the chunks other threads are still computing.
+  scf::WhileOp::create(
+      b, loc, TypeRange{}, ValueRange{},
+      [&](OpBuilder &before, Location loc, ValueRange) {
+        Value done = memref::AtomicRMWOp::create(
+            before, loc, arith::AtomicRMWKind::addi, zero, counters.shared,
+            ValueRange{doneWord});
+        Value pending = arith::CmpIOp::create(
+            before, loc, arith::CmpIPredicate::ult, done, limit);
+        scf::ConditionOp::create(before, loc, pending, ValueRange{});
+      },
+      [&](OpBuilder &after, Location loc, ValueRange) {
+        LLVM::CallIntrinsicOp::create(
+            after, loc, after.getStringAttr("llvm.x86.sse2.pause"),
+            ValueRange{});
+        scf::YieldOp::create(after, loc);
+      });
+  memref::StoreOp::create(b, loc, limit, counters.base, ValueRange{});
+}
+
+/// Clones `block` (without its terminator) at `b`, its arguments mapped to
+/// `arguments`.
+void cloneBody(OpBuilder &b, Block &block, ValueRange arguments) {
+  IRMapping mapping;
+  mapping.map(block.getArguments(), arguments);
+  for (Operation &op : block.without_terminator())
+    b.clone(op, mapping);
+}
+
+void rewriteLoop(omp::WsloopOp loop, const Counters &counters,
+                 const polyblocks::WorkClaims &claims) {
+  auto nest = cast<omp::LoopNestOp>(loop.getWrappedLoop());
+  Location loc = loop.getLoc();
+  OpBuilder b(loop);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  // Trip counts of the collapsed loops, outermost first.
+  SmallVector<Value> trips;
+  Value iterations = arith::ConstantIndexOp::create(b, loc, 1);
+  for (auto [lb, ub, step] :
+       llvm::zip(nest.getLoopLowerBounds(), nest.getLoopUpperBounds(),
+                 nest.getLoopSteps())) {
+    Value span = arith::MaxSIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, ub, lb), zero);
+    Value trip = arith::CeilDivUIOp::create(b, loc, span, step);
+    trips.push_back(trip);
+    iterations = arith::MulIOp::create(b, loc, iterations, trip);
+  }
+  Block &body = nest.getRegion().front();
+  emitClaimedPart(
+      b, loc, counters, iterations, claims,
+      [&](OpBuilder &inner, Location loc, Value t) {
+        // Delinearize t, the last loop fastest.
+        SmallVector<Value> ivs(trips.size());
+        Value rest = t;
+        for (int64_t d = trips.size() - 1; d >= 0; --d) {
+          Value index =
+              d == 0 ? rest
+                     : arith::RemUIOp::create(inner, loc, rest, trips[d]);
+          if (d != 0)
+            rest = arith::DivUIOp::create(inner, loc, rest, trips[d]);
+          ivs[d] = arith::AddIOp::create(
+              inner, loc, nest.getLoopLowerBounds()[d],
+              arith::MulIOp::create(inner, loc, index, nest.getLoopSteps()[d]));
+        }
+        cloneBody(inner, body, ivs);
+      });
+  loop.erase();
+}
+
+void rewriteSingle(omp::SingleOp single, const Counters &counters,
+                   const polyblocks::WorkClaims &claims) {
+  Location loc = single.getLoc();
+  OpBuilder b(single);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Block &body = single.getRegion().front();
+  emitClaimedPart(b, loc, counters, one, claims,
+                  [&](OpBuilder &inner, Location loc, Value) {
+                    cloneBody(inner, body, ValueRange{});
+                  });
+  single.erase();
+}
+
+struct BarrierFreeWorksharingPass
+    : public polyblocks::impl::PBBarrierFreeWorksharingBase<
+          BarrierFreeWorksharingPass> {
+  using PBBarrierFreeWorksharingBase::PBBarrierFreeWorksharingBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    polyblocks::WorkClaims claims = polyblocks::chooseWorkClaims(
+        polyblocks::getMachineModel(module).cpu, chunksPerThread);
+    SmallVector<omp::ParallelOp> regions;
+    module->walk([&](omp::ParallelOp parallel) {
+      // Threads are never nested; a region inside another is left alone.
+      if (!parallel->getParentOfType<omp::ParallelOp>() &&
+          parallel.getRegion().hasOneBlock())
+        regions.push_back(parallel);
+    });
+    func::FuncOp threadNumber;
+    for (omp::ParallelOp parallel : regions) {
+      SmallVector<Operation *> parts = collectParts(parallel);
+      if (parts.empty())
+        continue;
+      if (!threadNumber)
+        threadNumber = declareThreadNumber(module);
+      Location loc = parallel.getLoc();
+      OpBuilder b(parallel);
+      Type i64 = b.getI64Type();
+      Counters counters;
+      counters.ranges = claims.ranges;
+      counters.shared = memref::AllocaOp::create(
+          b, loc, MemRefType::get({8 * (claims.ranges + 1)}, i64),
+          b.getI64IntegerAttr(64));
+      Value zero = arith::ConstantIntOp::create(b, loc, i64, 0);
+      for (int64_t word = 0; word <= claims.ranges; ++word)
+        memref::StoreOp::create(
+            b, loc, zero, counters.shared,
+            ValueRange{arith::ConstantIndexOp::create(b, loc, 8 * word)});
+      OpBuilder inner = OpBuilder::atBlockBegin(&parallel.getRegion().front());
+      counters.base =
+          memref::AllocaOp::create(inner, loc, MemRefType::get({}, i64));
+      memref::StoreOp::create(inner, loc,
+                              arith::ConstantIntOp::create(inner, loc, i64, 0),
+                              counters.base, ValueRange{});
+      Value thread =
+          func::CallOp::create(inner, loc, threadNumber, ValueRange{})
+              .getResult(0);
+      counters.thread = arith::IndexCastUIOp::create(
+          inner, loc, inner.getIndexType(), thread);
+      StackBuffers buffers(parallel);
+      for (Operation *part : parts) {
+        buffers.hoist(part->getRegion(0));
+        if (auto loop = dyn_cast<omp::WsloopOp>(part))
+          rewriteLoop(loop, counters, claims);
+        else
+          rewriteSingle(cast<omp::SingleOp>(part), counters, claims);
+      }
+    }
+  }
+
+  /// `omp_get_thread_num` of the OpenMP runtime the regions link.
+  static func::FuncOp declareThreadNumber(ModuleOp module) {
+    StringRef name = "omp_get_thread_num";
+    if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+      return existing;
+    OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+    auto decl = func::FuncOp::create(
+        b, module.getLoc(), name,
+        b.getFunctionType(TypeRange{}, TypeRange{b.getI32Type()}));
+    decl.setPrivate();
+    return decl;
+  }
+};
+
+} // namespace

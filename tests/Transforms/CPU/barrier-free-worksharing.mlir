@@ -1,0 +1,134 @@
+// RUN: %pb-opt %s -split-input-file --pb-barrier-free-worksharing='chunks-per-thread=4' | FileCheck %s
+
+// A region's worksharing loop (two loops collapsed) and single become parts
+// whose iterations the threads claim: the counters (one claim word per home
+// range, then the done word, 8 words apart) are zeroed before the region;
+// each thread numbers itself, starts with its own range, adds what it
+// computed to `done` once and waits until `done` reaches the part's limit,
+// which is where the next part starts. The single is a part of one
+// iteration. No barrier and no worksharing construct remain.
+
+// CHECK-LABEL: func.func private @omp_get_thread_num() -> i32
+// CHECK-LABEL: func.func @loop_then_single
+// CHECK:         %[[COUNTERS:.*]] = memref.alloca() {alignment = 64 : i64} : memref<24xi64>
+// CHECK-COUNT-3: memref.store %{{.*}}, %[[COUNTERS]]
+// CHECK:         omp.parallel {
+// CHECK-NEXT:      %[[BASE:.*]] = memref.alloca() : memref<i64>
+// CHECK:           %[[THREAD:.*]] = func.call @omp_get_thread_num()
+// CHECK:           %[[START:.*]] = memref.load %[[BASE]][]
+// CHECK:           %[[LIMIT:.*]] = arith.addi %[[START]], %{{.*}} : i64
+// CHECK:           scf.while
+// CHECK:             memref.generic_atomic_rmw %[[COUNTERS]]
+// CHECK:           } do {
+// CHECK:             scf.for %[[T:.*]] =
+// CHECK-NEXT:          %[[JR:.*]] = arith.remui %[[T]], %[[N:.*]] : index
+// CHECK-NEXT:          %[[IR:.*]] = arith.divui %[[T]], %[[N]] : index
+// CHECK-NEXT:          %[[JS:.*]] = arith.muli %[[JR]], %{{.*}} : index
+// CHECK-NEXT:          %[[J:.*]] = arith.addi %{{.*}}, %[[JS]] : index
+// CHECK-NEXT:          %[[IS:.*]] = arith.muli %[[IR]], %{{.*}} : index
+// CHECK-NEXT:          %[[I:.*]] = arith.addi %{{.*}}, %[[IS]] : index
+// CHECK-NEXT:          memref.store %{{.*}}, %{{.*}}[%[[I]], %[[J]]] : memref<64x24xf32>
+// CHECK:           memref.atomic_rmw addi %{{.*}}, %[[COUNTERS]][%{{.*}}]
+// CHECK:           scf.while
+// CHECK:             %[[DONE:.*]] = memref.atomic_rmw addi %{{.*}}, %[[COUNTERS]][%{{.*}}]
+// CHECK:             arith.cmpi ult, %[[DONE]], %[[LIMIT]] : i64
+// CHECK:             llvm.call_intrinsic "llvm.x86.sse2.pause"
+// CHECK:           memref.store %[[LIMIT]], %[[BASE]][]
+// CHECK:           memref.generic_atomic_rmw %[[COUNTERS]]
+// CHECK:             memref.store %{{.*}}, %{{.*}}[] : memref<f32>
+// CHECK:           omp.terminator
+// CHECK-NOT:     omp.wsloop
+// CHECK-NOT:     omp.single
+// CHECK-NOT:     omp.barrier
+module attributes {pb.machine = {threads = 2 : i64}} {
+func.func @loop_then_single(%out: memref<64x24xf32>, %sum: memref<f32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c64 = arith.constant 64 : index
+  %c24 = arith.constant 24 : index
+  %one = arith.constant 1.0 : f32
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%i, %j) : index = (%c0, %c0) to (%c64, %c24) step (%c1, %c1) {
+        memref.store %one, %out[%i, %j] : memref<64x24xf32>
+        omp.yield
+      }
+    }
+    omp.single {
+      memref.store %one, %sum[] : memref<f32>
+      omp.terminator
+    }
+    omp.terminator
+  }
+  return
+}
+}
+
+// -----
+
+// A loop inside a sequential loop of the region: each iteration is a part of
+// its own, started where the one before ended. Its stack buffer is allocated
+// once per thread at the region's start, not per iteration of a chunk.
+
+// CHECK-LABEL: func.func @loop_in_k_blocks
+// CHECK:         omp.parallel {
+// CHECK-NEXT:      %[[BUF:.*]] = memref.alloca() {alignment = 64 : i64} : memref<8xf32>
+// CHECK-NEXT:      %[[BASE:.*]] = memref.alloca() : memref<i64>
+// CHECK:           scf.for
+// CHECK:             memref.load %[[BASE]][]
+// CHECK:             memref.generic_atomic_rmw
+// CHECK-NOT:         memref.alloca
+// CHECK:               memref.store %{{.*}}, %[[BUF]]
+// CHECK:             memref.store %{{.*}}, %[[BASE]][]
+// CHECK:           omp.terminator
+func.func @loop_in_k_blocks(%out: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %one = arith.constant 1.0 : f32
+  omp.parallel {
+    scf.for %k = %c0 to %c4 step %c1 {
+      omp.wsloop {
+        omp.loop_nest (%i) : index = (%c0) to (%c64) step (%c1) {
+          %buf = memref.alloca() {alignment = 64 : i64} : memref<8xf32>
+          memref.store %one, %buf[%c0] : memref<8xf32>
+          %v = memref.load %buf[%c0] : memref<8xf32>
+          memref.store %v, %out[%i] : memref<64xf32>
+          omp.yield
+        }
+      }
+    }
+    omp.terminator
+  }
+  return
+}
+
+// -----
+
+// A loop with a clause (nowait here) keeps its worksharing construct; a
+// region with nothing to rewrite gets no counters.
+
+// CHECK-LABEL: func.func @nowait_is_kept
+// CHECK-NOT:     memref.alloca
+// CHECK:         omp.parallel {
+// CHECK-NEXT:      omp.wsloop nowait {
+// CHECK-NOT:     generic_atomic_rmw
+func.func @nowait_is_kept(%out: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %one = arith.constant 1.0 : f32
+  omp.parallel {
+    omp.wsloop nowait {
+      omp.loop_nest (%i) : index = (%c0) to (%c64) step (%c1) {
+        memref.store %one, %out[%i] : memref<64xf32>
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}
