@@ -95,6 +95,8 @@ TEST(HeuristicsTest, WorkClaimsFollowTheThreads) {
   EXPECT_EQ(claims.share, 2);
   EXPECT_EQ(claims.maxChunks, 16);
   EXPECT_EQ(chooseWorkClaims(two, 3).maxChunks, 6);
+  EXPECT_GT(claims.spinsBeforeSleep, 0);
+  EXPECT_GT(claims.sleepMicroseconds, 0);
   CPUModel none = zen3();
   none.numThreads = 0;
   EXPECT_EQ(chooseWorkClaims(none).ranges, 1);

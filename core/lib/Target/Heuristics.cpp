@@ -36,7 +36,8 @@ StreamedMatmul chooseStreamedMatmul(const CPUModel &cpu) {
 WorkClaims chooseWorkClaims(const CPUModel &cpu, unsigned chunksPerThread) {
   int64_t threads = std::max(1u, cpu.numThreads);
   return WorkClaims{threads, 2,
-                    threads * (chunksPerThread ? chunksPerThread : 8)};
+                    threads * (chunksPerThread ? chunksPerThread : 8),
+                    /*spinsBeforeSleep=*/1000, /*sleepMicroseconds=*/20};
 }
 
 unsigned chooseFusionCacheKiB(const CPUModel &cpu) { return cpu.l2CacheKiB; }

@@ -4,10 +4,12 @@
 // whose iterations the threads claim: the counters (one claim word per home
 // range, then the done word, 8 words apart) are zeroed before the region;
 // each thread numbers itself, starts with its own range, adds what it
-// computed to `done` once and waits until `done` reaches the part's limit,
-// which is where the next part starts. The single is a part of one
+// computed to `done` once and waits until `done` reaches the part's limit
+// (spinning 1000 times, then sleeping 20 us per look), which is where the
+// next part starts. The single is a part of one
 // iteration. No barrier and no worksharing construct remain.
 
+// CHECK-LABEL: func.func private @usleep(i32) -> i32
 // CHECK-LABEL: func.func private @omp_get_thread_num() -> i32
 // CHECK-LABEL: func.func @loop_then_single
 // CHECK:         %[[COUNTERS:.*]] = memref.alloca() {alignment = 64 : i64} : memref<24xi64>
@@ -29,10 +31,15 @@
 // CHECK-NEXT:          %[[I:.*]] = arith.addi %{{.*}}, %[[IS]] : index
 // CHECK-NEXT:          memref.store %{{.*}}, %{{.*}}[%[[I]], %[[J]]] : memref<64x24xf32>
 // CHECK:           memref.atomic_rmw addi %{{.*}}, %[[COUNTERS]][%{{.*}}]
-// CHECK:           scf.while
+// CHECK:           scf.while (%[[SPINS:.*]] = %{{.*}}) : (i64) -> i64 {
 // CHECK:             %[[DONE:.*]] = memref.atomic_rmw addi %{{.*}}, %[[COUNTERS]][%{{.*}}]
 // CHECK:             arith.cmpi ult, %[[DONE]], %[[LIMIT]] : i64
-// CHECK:             llvm.call_intrinsic "llvm.x86.sse2.pause"
+// CHECK:           } do {
+// CHECK:             %[[SPINNING:.*]] = arith.cmpi ult, %{{.*}}, %c1000_i64
+// CHECK:             scf.if %[[SPINNING]] {
+// CHECK:               llvm.call_intrinsic "llvm.x86.sse2.pause"
+// CHECK:             } else {
+// CHECK:               func.call @usleep(%c20_i32)
 // CHECK:           memref.store %[[LIMIT]], %[[BASE]][]
 // CHECK:           memref.generic_atomic_rmw %[[COUNTERS]]
 // CHECK:             memref.store %{{.*}}, %{{.*}}[] : memref<f32>

@@ -88,6 +88,12 @@ struct WorkClaims {
   /// the work of one waiting for a core; each chunk costs one
   /// compare-and-swap on a shared cache line.
   int64_t maxChunks;
+  /// A thread waiting for the others' chunks spins this many times (a
+  /// `pause` each, tens of microseconds in all), then sleeps this long per
+  /// look: an idle core is where the scheduler moves a thread that claimed a
+  /// chunk and lost its core to another thread pool.
+  int64_t spinsBeforeSleep;
+  int64_t sleepMicroseconds;
 };
 WorkClaims chooseWorkClaims(const CPUModel &cpu, unsigned chunksPerThread = 0);
 

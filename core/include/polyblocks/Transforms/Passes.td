@@ -1064,7 +1064,10 @@ def PBBarrierFreeWorksharing
     machine model; thread t claims from range t first (the rows it computed
     in the part before, still in its cache), then from the others; a claim
     takes half of what is left of its range, down to the part cut into
-    `chunks-per-thread` chunks per thread (Target/Heuristics). Each thread
+    `chunks-per-thread` chunks per thread (Target/Heuristics). A thread
+    waiting for the others' chunks spins a while, then sleeps between looks
+    (`usleep`), so that its core goes idle and the scheduler can move there
+    a thread that claimed a chunk and lost its core. Each thread
     keeps on its own stack where the next part's iterations start (every
     thread runs the same parts in the same order), so the counters only
     grow. Stack buffers of the parts are allocated once per thread at the
@@ -1087,7 +1090,7 @@ def PBBarrierFreeWorksharing
         scf.for %t = ... { A(%lb + %t * %s) }      // the chunk's iterations
       }
       memref.atomic_rmw addi %computed, %counters[%done] ...
-      scf.while { done < %limit: pause }           // claimed chunks finish
+      scf.while { done < %limit: pause, then usleep }  // claimed chunks
       omp.terminator
     }
     ```

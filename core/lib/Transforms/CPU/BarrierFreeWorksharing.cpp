@@ -32,10 +32,12 @@
 // takes a counter past its range's end. Each thread adds the iterations it
 // computed to `done` (releasing its writes) and waits until `done` reaches the
 // part's end (acquiring the others'), so every part still sees all that the
-// previous one wrote. Only the region's end (its join) waits for every
-// thread. Stack buffers of the parts are allocated once per thread at the
-// region's start (the canonicalizer folds the scope that bounded one per
-// iteration into the chunk's loop).
+// previous one wrote. The wait spins a while, then sleeps between looks, so
+// that the core goes idle and the scheduler can move there a thread that
+// claimed a chunk and then lost its core. Only the region's end (its join)
+// waits for every thread. Stack buffers of the parts are allocated once per
+// thread at the region's start (the canonicalizer folds the scope that bounded
+// one per iteration into the chunk's loop).
 //
 // Loops with clauses (a schedule, reductions, private values, nowait,
 // ordered) and singles with clauses keep their barriers.
@@ -166,6 +168,8 @@ struct Counters {
   Value base;
   /// This thread's number in the team (index).
   Value thread;
+  /// `usleep` of the C library.
+  func::FuncOp sleep;
   int64_t ranges;
 };
 
@@ -319,22 +323,41 @@ void emitClaimedPart(
     scf::YieldOp::create(then, loc);
   });
 
-  // Wait for the chunks other threads are still computing.
+  // Wait for the chunks other threads are still computing: spin, then
+  // sleep, so that the core goes idle and the scheduler can move there a
+  // thread that claimed a chunk and lost its core to another pool's.
+  Value spinsBeforeSleep = constant(b, claims.spinsBeforeSleep);
   scf::WhileOp::create(
-      b, loc, TypeRange{}, ValueRange{},
-      [&](OpBuilder &before, Location loc, ValueRange) {
+      b, loc, TypeRange{i64}, ValueRange{zero},
+      [&](OpBuilder &before, Location loc, ValueRange spins) {
         Value done = memref::AtomicRMWOp::create(
             before, loc, arith::AtomicRMWKind::addi, zero, counters.shared,
             ValueRange{doneWord});
         Value pending = arith::CmpIOp::create(
             before, loc, arith::CmpIPredicate::ult, done, limit);
-        scf::ConditionOp::create(before, loc, pending, ValueRange{});
+        scf::ConditionOp::create(before, loc, pending, spins);
       },
-      [&](OpBuilder &after, Location loc, ValueRange) {
-        LLVM::CallIntrinsicOp::create(
-            after, loc, after.getStringAttr("llvm.x86.sse2.pause"),
-            ValueRange{});
-        scf::YieldOp::create(after, loc);
+      [&](OpBuilder &after, Location loc, ValueRange spins) {
+        Value spinning = arith::CmpIOp::create(
+            after, loc, arith::CmpIPredicate::ult, spins[0], spinsBeforeSleep);
+        scf::IfOp::create(
+            after, loc, spinning,
+            [&](OpBuilder &then, Location loc) {
+              LLVM::CallIntrinsicOp::create(
+                  then, loc, then.getStringAttr("llvm.x86.sse2.pause"),
+                  ValueRange{});
+              scf::YieldOp::create(then, loc);
+            },
+            [&](OpBuilder &otherwise, Location loc) {
+              func::CallOp::create(otherwise, loc, counters.sleep,
+                                   ValueRange{arith::ConstantIntOp::create(
+                                       otherwise, loc, otherwise.getI32Type(),
+                                       claims.sleepMicroseconds)});
+              scf::YieldOp::create(otherwise, loc);
+            });
+        scf::YieldOp::create(after, loc,
+                             ValueRange{arith::AddIOp::create(
+                                 after, loc, spins[0], constant(after, 1))});
       });
   memref::StoreOp::create(b, loc, limit, counters.base, ValueRange{});
 }
@@ -417,18 +440,27 @@ struct BarrierFreeWorksharingPass
           parallel.getRegion().hasOneBlock())
         regions.push_back(parallel);
     });
-    func::FuncOp threadNumber;
+    func::FuncOp threadNumber, sleep;
     for (omp::ParallelOp parallel : regions) {
       SmallVector<Operation *> parts = collectParts(parallel);
       if (parts.empty())
         continue;
-      if (!threadNumber)
-        threadNumber = declareThreadNumber(module);
+      if (!threadNumber) {
+        Builder types(module.getContext());
+        threadNumber = declareExternal(
+            module, "omp_get_thread_num",
+            types.getFunctionType(TypeRange{}, TypeRange{types.getI32Type()}));
+        sleep = declareExternal(
+            module, "usleep",
+            types.getFunctionType(TypeRange{types.getI32Type()},
+                                  TypeRange{types.getI32Type()}));
+      }
       Location loc = parallel.getLoc();
       OpBuilder b(parallel);
       Type i64 = b.getI64Type();
       Counters counters;
       counters.ranges = claims.ranges;
+      counters.sleep = sleep;
       counters.shared = memref::AllocaOp::create(
           b, loc, MemRefType::get({8 * (claims.ranges + 1)}, i64),
           b.getI64IntegerAttr(64));
@@ -459,15 +491,14 @@ struct BarrierFreeWorksharingPass
     }
   }
 
-  /// `omp_get_thread_num` of the OpenMP runtime the regions link.
-  static func::FuncOp declareThreadNumber(ModuleOp module) {
-    StringRef name = "omp_get_thread_num";
+  /// `omp_get_thread_num` of the OpenMP runtime the regions link, `usleep`
+  /// of the C library.
+  static func::FuncOp declareExternal(ModuleOp module, StringRef name,
+                                      FunctionType type) {
     if (auto existing = module.lookupSymbol<func::FuncOp>(name))
       return existing;
     OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-    auto decl = func::FuncOp::create(
-        b, module.getLoc(), name,
-        b.getFunctionType(TypeRange{}, TypeRange{b.getI32Type()}));
+    auto decl = func::FuncOp::create(b, module.getLoc(), name, type);
     decl.setPrivate();
     return decl;
   }
