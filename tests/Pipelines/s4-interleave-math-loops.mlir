@@ -7,7 +7,7 @@
 // dialect, which LLVM reads as !llvm.loop metadata.
 // S4: #loop_annotation = #llvm.loop_annotation<interleave = #loop_interleave>
 // S4: omp.parallel
-// S4: memref.generic_atomic_rmw
+// S4: func.call @__pb_claim_chunk
 // S4: scf.for
 // S4-NEXT: scf.for
 // S4-NOT: math.log

@@ -21,7 +21,7 @@
 // CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
 // CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
 // PAR:           omp.parallel {
-// PAR:             memref.generic_atomic_rmw
+// PAR:             func.call @__pb_claim_chunk
 // PAR:             scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // PAR-NEXT:          %[[I:.*]] = arith.muli %[[T]], %[[C4]] : index
 // SEQ-NOT:       omp.
@@ -33,7 +33,7 @@
 // CHECK-NEXT:              %[[E:.*]] = math.sqrt %[[V]] : f32
 // CHECK-NEXT:              memref.store %[[E]], %[[OUT]][%[[II]], %[[J]]] : memref<64x32xf32>
 // PAR:             memref.atomic_rmw addi
-// PAR:             llvm.call_intrinsic "llvm.x86.sse2.pause"
+// PAR:             func.call @__pb_wait_done
 // PAR:             omp.terminator
 // SEQ-NOT:       omp.
 // CHECK:         return
@@ -87,7 +87,7 @@ func.func @sequential_loops_become_scf_for(%a: memref<64xf32>) -> i32 {
 // CHECK-LABEL: func.func @reduction_inside_parallel_loop_stays_scf_for
 // CHECK-SAME:    (%[[A:.*]]: memref<16x32xf32>, %[[OUT:.*]]: memref<16xf32>) -> i32
 // CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// PAR:           memref.generic_atomic_rmw
+// PAR:           func.call @__pb_claim_chunk
 // PAR:           scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // SEQ:           scf.parallel (%[[I:.*]]) =
 // CHECK-NEXT:        %[[R:.*]] = scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (f32) {

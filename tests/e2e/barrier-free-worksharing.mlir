@@ -9,7 +9,7 @@
 // S4-LABEL: func.func @odd_sizes
 // S4:         omp.parallel {
 // S4:           func.call @omp_get_thread_num()
-// S4:           memref.generic_atomic_rmw
+// S4:           func.call @__pb_claim_chunk
 // S4:           omp.terminator
 // S4-NOT:     omp.wsloop
 // S4-NOT:     omp.barrier

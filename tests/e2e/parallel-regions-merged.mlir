@@ -9,11 +9,11 @@
 // barrier (pb-barrier-free-worksharing).
 // S4-LABEL: func.func @matmul_then_small_then_large
 // S4:         omp.parallel {
-// S4:           memref.generic_atomic_rmw
+// S4:           func.call @__pb_claim_chunk
 // S4:           scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c256
-// S4:             memref.generic_atomic_rmw
-// S4:           memref.generic_atomic_rmw
-// S4:           memref.generic_atomic_rmw
+// S4:             func.call @__pb_claim_chunk
+// S4:           func.call @__pb_claim_chunk
+// S4:           func.call @__pb_claim_chunk
 // S4:               arith.maximumf
 // S4:           omp.terminator
 // S4-NEXT:    }

@@ -3,12 +3,38 @@
 // A region's worksharing loop (two loops collapsed) and single become parts
 // whose iterations the threads claim: the counters (one claim word per home
 // range, then the done word, 8 words apart) are zeroed before the region;
-// each thread numbers itself, starts with its own range, adds what it
-// computed to `done` once and waits until `done` reaches the part's limit
-// (spinning 1000 times, then sleeping 20 us per look), which is where the
-// next part starts. The single is a part of one
-// iteration. No barrier and no worksharing construct remain.
+// each thread numbers itself and claims chunks of its own range first
+// (@__pb_claim_chunk: a compare-and-swap that takes half of what is left,
+// never past the range's end), adds what it computed to `done` once and
+// waits until `done` reaches the part's limit (@__pb_wait_done: 1000
+// pauses, then 20 us sleeps), which is where the next part starts. The
+// single is a part of one iteration. No barrier and no worksharing construct
+// remain; the two helpers are not inlined.
 
+// CHECK-LABEL: func.func private @__pb_wait_done
+// CHECK-SAME:      (%[[W_COUNTERS:.*]]: memref<24xi64>, %[[W_WORD:.*]]: index, %[[W_LIMIT:.*]]: i64)
+// CHECK-SAME:      attributes {passthrough = ["noinline"]}
+// CHECK:         scf.while (%[[SPINS:.*]] = %{{.*}}) : (i64) -> i64 {
+// CHECK:           %[[DONE:.*]] = memref.atomic_rmw addi %{{.*}}, %[[W_COUNTERS]][%[[W_WORD]]]
+// CHECK:           arith.cmpi ult, %[[DONE]], %[[W_LIMIT]] : i64
+// CHECK:         } do {
+// CHECK:           %[[SPINNING:.*]] = arith.cmpi ult, %{{.*}}, %c1000_i64
+// CHECK:           scf.if %[[SPINNING]] {
+// CHECK:             llvm.call_intrinsic "llvm.x86.sse2.pause"
+// CHECK:           } else {
+// CHECK:             func.call @usleep(%c20_i32)
+// CHECK-LABEL: func.func private @__pb_claim_chunk
+// CHECK-SAME:      (%[[C_COUNTERS:.*]]: memref<24xi64>, %[[C_WORD:.*]]: index, %[[START:.*]]: i64, %[[END:.*]]: i64, %[[SMALLEST:.*]]: i64) -> (i64, i64)
+// CHECK-SAME:      attributes {passthrough = ["noinline"]}
+// CHECK:         %[[OLD:.*]] = memref.generic_atomic_rmw %[[C_COUNTERS]][%[[C_WORD]]]
+// CHECK-NEXT:    ^bb0(%[[CUR:.*]]: i64):
+// CHECK-NEXT:      %[[FROM:.*]] = arith.maxui %[[CUR]], %[[START]] : i64
+// CHECK-NEXT:      %[[OPEN:.*]] = arith.cmpi ult, %[[FROM]], %[[END]] : i64
+// CHECK:           %[[TO:.*]] = arith.minui %{{.*}}, %[[END]] : i64
+// CHECK-NEXT:      %[[NEXT:.*]] = arith.select %[[OPEN]], %[[TO]], %[[CUR]] : i64
+// CHECK-NEXT:      memref.atomic_yield %[[NEXT]] : i64
+// CHECK:         %[[CLAIMED:.*]] = arith.maxui %[[OLD]], %[[START]] : i64
+// CHECK:         return %[[CLAIMED]], %{{.*}} : i64, i64
 // CHECK-LABEL: func.func private @usleep(i32) -> i32
 // CHECK-LABEL: func.func private @omp_get_thread_num() -> i32
 // CHECK-LABEL: func.func @loop_then_single
@@ -17,11 +43,11 @@
 // CHECK:         omp.parallel {
 // CHECK-NEXT:      %[[BASE:.*]] = memref.alloca() : memref<i64>
 // CHECK:           %[[THREAD:.*]] = func.call @omp_get_thread_num()
-// CHECK:           %[[START:.*]] = memref.load %[[BASE]][]
-// CHECK:           %[[LIMIT:.*]] = arith.addi %[[START]], %{{.*}} : i64
+// CHECK:           %[[START0:.*]] = memref.load %[[BASE]][]
+// CHECK:           %[[LIMIT:.*]] = arith.addi %[[START0]], %{{.*}} : i64
 // CHECK:           scf.while
-// CHECK:             memref.generic_atomic_rmw %[[COUNTERS]]
 // CHECK:           } do {
+// CHECK:             %[[CHUNK:.*]]:2 = func.call @__pb_claim_chunk(%[[COUNTERS]],
 // CHECK:             scf.for %[[T:.*]] =
 // CHECK-NEXT:          %[[JR:.*]] = arith.remui %[[T]], %[[N:.*]] : index
 // CHECK-NEXT:          %[[IR:.*]] = arith.divui %[[T]], %[[N]] : index
@@ -31,18 +57,11 @@
 // CHECK-NEXT:          %[[I:.*]] = arith.addi %{{.*}}, %[[IS]] : index
 // CHECK-NEXT:          memref.store %{{.*}}, %{{.*}}[%[[I]], %[[J]]] : memref<64x24xf32>
 // CHECK:           memref.atomic_rmw addi %{{.*}}, %[[COUNTERS]][%{{.*}}]
-// CHECK:           scf.while (%[[SPINS:.*]] = %{{.*}}) : (i64) -> i64 {
-// CHECK:             %[[DONE:.*]] = memref.atomic_rmw addi %{{.*}}, %[[COUNTERS]][%{{.*}}]
-// CHECK:             arith.cmpi ult, %[[DONE]], %[[LIMIT]] : i64
-// CHECK:           } do {
-// CHECK:             %[[SPINNING:.*]] = arith.cmpi ult, %{{.*}}, %c1000_i64
-// CHECK:             scf.if %[[SPINNING]] {
-// CHECK:               llvm.call_intrinsic "llvm.x86.sse2.pause"
-// CHECK:             } else {
-// CHECK:               func.call @usleep(%c20_i32)
-// CHECK:           memref.store %[[LIMIT]], %[[BASE]][]
-// CHECK:           memref.generic_atomic_rmw %[[COUNTERS]]
-// CHECK:             memref.store %{{.*}}, %{{.*}}[] : memref<f32>
+// CHECK:           func.call @__pb_wait_done(%[[COUNTERS]], %{{.*}}, %[[LIMIT]])
+// CHECK-NEXT:      memref.store %[[LIMIT]], %[[BASE]][]
+// CHECK:           func.call @__pb_claim_chunk(%[[COUNTERS]],
+// CHECK:               memref.store %{{.*}}, %{{.*}}[] : memref<f32>
+// CHECK:           func.call @__pb_wait_done(%[[COUNTERS]],
 // CHECK:           omp.terminator
 // CHECK-NOT:     omp.wsloop
 // CHECK-NOT:     omp.single
@@ -85,7 +104,7 @@ func.func @loop_then_single(%out: memref<64x24xf32>, %sum: memref<f32>) {
 // CHECK-NEXT:      %[[BASE:.*]] = memref.alloca() : memref<i64>
 // CHECK:           scf.for
 // CHECK:             memref.load %[[BASE]][]
-// CHECK:             memref.generic_atomic_rmw
+// CHECK:             func.call @__pb_claim_chunk
 // CHECK-NOT:         memref.alloca
 // CHECK:               memref.store %{{.*}}, %[[BUF]]
 // CHECK:             memref.store %{{.*}}, %[[BASE]][]
@@ -122,7 +141,7 @@ func.func @loop_in_k_blocks(%out: memref<64xf32>) {
 // CHECK-NOT:     memref.alloca
 // CHECK:         omp.parallel {
 // CHECK-NEXT:      omp.wsloop nowait {
-// CHECK-NOT:     generic_atomic_rmw
+// CHECK-NOT:     __pb_claim_chunk
 func.func @nowait_is_kept(%out: memref<64xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -1071,7 +1071,9 @@ def PBBarrierFreeWorksharing
     keeps on its own stack where the next part's iterations start (every
     thread runs the same parts in the same order), so the counters only
     grow. Stack buffers of the parts are allocated once per thread at the
-    region's start.
+    region's start. The claim (a compare-and-swap loop) and the wait are two
+    functions of the module, not inlined: one copy for all parts keeps the
+    region's function small for LLVM.
 
     ```mlir
     omp.parallel {
@@ -1084,13 +1086,12 @@ def PBBarrierFreeWorksharing
     omp.parallel {
       %base = memref.alloca() : memref<i64>        // zeroed
       %thread = func.call @omp_get_thread_num() : () -> i32
-      scf.while ... {                              // claim a chunk of a
-        %old = memref.generic_atomic_rmw %counters[%range * 8] ...  // range
-      } do {
-        scf.for %t = ... { A(%lb + %t * %s) }      // the chunk's iterations
+      scf.while ... {                              // over ranges, chunks
+        %from, %to = func.call @__pb_claim_chunk(%counters, %word, ...)
+        scf.for %t = %from to %to { A(%lb + %t * %s) }
       }
       memref.atomic_rmw addi %computed, %counters[%done] ...
-      scf.while { done < %limit: pause, then usleep }  // claimed chunks
+      func.call @__pb_wait_done(%counters, %done, %limit)
       omp.terminator
     }
     ```
