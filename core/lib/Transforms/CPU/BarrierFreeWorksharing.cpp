@@ -305,6 +305,20 @@ void emitClaimedPart(
   memref::StoreOp::create(b, loc, limit, counters.base, ValueRange{});
 }
 
+/// A private function of the module that LLVM does not inline, with its
+/// entry block.
+func::FuncOp createHelper(ModuleOp module, StringRef name, FunctionType type) {
+  MLIRContext *context = module.getContext();
+  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+  auto func = func::FuncOp::create(b, module.getLoc(), name, type);
+  func.setPrivate();
+  func->setAttr(
+      "passthrough",
+      ArrayAttr::get(context, {StringAttr::get(context, "noinline")}));
+  func.addEntryBlock();
+  return func;
+}
+
 /// @__pb_claim_chunk(counters, word, start, end, smallest) -> (from, to):
 /// takes [from, to) of the range [start, end) whose claim counter is
 /// counters[word] (from >= to: none left). The counter may still hold an
@@ -314,21 +328,16 @@ void emitClaimedPart(
 func::FuncOp buildClaimChunk(ModuleOp module,
                              const polyblocks::WorkClaims &claims) {
   int64_t share = claims.share;
-  MLIRContext *context = module.getContext();
-  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+  Builder types(module.getContext());
+  Type i64 = types.getI64Type();
+  func::FuncOp func = createHelper(
+      module, "__pb_claim_chunk",
+      types.getFunctionType({countersType(module.getContext(), claims),
+                             types.getIndexType(), i64, i64, i64},
+                            {i64, i64}));
+  Block *entry = &func.front();
+  auto b = OpBuilder::atBlockBegin(entry);
   Location loc = module.getLoc();
-  Type i64 = b.getI64Type();
-  Type counters = countersType(b.getContext(), claims);
-  auto func = func::FuncOp::create(
-      b, loc, "__pb_claim_chunk",
-      b.getFunctionType({counters, b.getIndexType(), i64, i64, i64},
-                        {i64, i64}));
-  func.setPrivate();
-  func->setAttr(
-      "passthrough",
-      ArrayAttr::get(context, {StringAttr::get(context, "noinline")}));
-  Block *entry = func.addEntryBlock();
-  b.setInsertionPointToStart(entry);
   Value shared = entry->getArgument(0), word = entry->getArgument(1),
         start = entry->getArgument(2), end = entry->getArgument(3),
         smallest = entry->getArgument(4);
@@ -361,20 +370,16 @@ func::FuncOp buildClaimChunk(ModuleOp module,
 /// core to another pool's.
 func::FuncOp buildWaitDone(ModuleOp module, func::FuncOp sleep,
                            const polyblocks::WorkClaims &claims) {
-  MLIRContext *context = module.getContext();
-  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+  Builder types(module.getContext());
+  Type i64 = types.getI64Type();
+  func::FuncOp func = createHelper(
+      module, "__pb_wait_done",
+      types.getFunctionType({countersType(module.getContext(), claims),
+                             types.getIndexType(), i64},
+                            {}));
+  Block *entry = &func.front();
+  auto b = OpBuilder::atBlockBegin(entry);
   Location loc = module.getLoc();
-  Type i64 = b.getI64Type();
-  Type counters = countersType(b.getContext(), claims);
-  auto func = func::FuncOp::create(
-      b, loc, "__pb_wait_done",
-      b.getFunctionType({counters, b.getIndexType(), i64}, {}));
-  func.setPrivate();
-  func->setAttr(
-      "passthrough",
-      ArrayAttr::get(context, {StringAttr::get(context, "noinline")}));
-  Block *entry = func.addEntryBlock();
-  b.setInsertionPointToStart(entry);
   Value shared = entry->getArgument(0), word = entry->getArgument(1),
         limit = entry->getArgument(2);
   Value zero = arith::ConstantIntOp::create(b, loc, i64, 0);
