@@ -65,6 +65,28 @@ matchMultiplyAccumulateNest(AffineForOp root, unsigned minLoops) {
   return nest;
 }
 
+bool movesAccumulator(const MultiplyAccumulateNest &nest, AffineForOp loop) {
+  Value iv = loop.getInductionVar();
+  AffineStoreOp store = nest.accStore;
+  if (loop.getConstantUpperBound() == 1)
+    return llvm::is_contained(store.getMapOperands(), iv);
+  return getAccessStride(store, iv) != AccessStride::Invariant;
+}
+
+std::optional<unsigned> countParallelLoops(const MultiplyAccumulateNest &nest) {
+  ArrayRef<AffineForOp> band = nest.band;
+  unsigned numParallel = 0;
+  while (numParallel + 1 < band.size() &&
+         movesAccumulator(nest, band[numParallel]))
+    ++numParallel;
+  if (numParallel == 0 || numParallel + 1 == band.size())
+    return std::nullopt;
+  for (unsigned d = numParallel; d + 1 < band.size(); ++d)
+    if (movesAccumulator(nest, band[d]))
+      return std::nullopt;
+  return numParallel;
+}
+
 std::optional<Contraction> matchContraction(AffineForOp root) {
   std::optional<MultiplyAccumulateNest> nest =
       matchMultiplyAccumulateNest(root, /*minLoops=*/3);
@@ -80,24 +102,10 @@ std::optional<Contraction> matchContraction(AffineForOp root) {
   Value j = jLoop.getInductionVar();
   if (getAccessStride(store, j) != AccessStride::Contiguous)
     return std::nullopt;
-  // The access analysis folds the induction variable of a single-iteration
-  // loop to a constant: such a loop is parallel when C's indices use it (a
-  // batch of 1), a reduction otherwise (the 1 x 1 window of a pointwise
-  // convolution).
-  auto movesC = [&](AffineForOp loop) {
-    Value iv = loop.getInductionVar();
-    if (loop.getConstantUpperBound() == 1)
-      return llvm::is_contained(store.getMapOperands(), iv);
-    return getAccessStride(store, iv) != AccessStride::Invariant;
-  };
-  unsigned numParallel = 0;
-  while (numParallel + 1 < band.size() && movesC(band[numParallel]))
-    ++numParallel;
-  if (numParallel == 0 || numParallel + 1 == band.size())
+  std::optional<unsigned> parallel = countParallelLoops(*nest);
+  if (!parallel)
     return std::nullopt;
-  for (unsigned d = numParallel; d + 1 < band.size(); ++d)
-    if (movesC(band[d]))
-      return std::nullopt;
+  unsigned numParallel = *parallel;
   AffineForOp iLoop = band[numParallel - 1];
   Value i = iLoop.getInductionVar();
   ArrayRef<AffineForOp> outer = band.take_front(numParallel - 1);

@@ -32,6 +32,18 @@ struct MultiplyAccumulateNest {
 std::optional<MultiplyAccumulateNest>
 matchMultiplyAccumulateNest(mlir::affine::AffineForOp root, unsigned minLoops);
 
+/// Whether C's subscripts move with `loop`. The access analysis folds the
+/// induction variable of a single-iteration loop to a constant: such a loop
+/// moves C when C's indices use it (a batch of 1), not otherwise (the 1 x 1
+/// window of a pointwise convolution).
+bool movesAccumulator(const MultiplyAccumulateNest &nest,
+                      mlir::affine::AffineForOp loop);
+
+/// The band but its innermost loop is the loops C moves with (parallel),
+/// then at least one it does not move with (reductions): the number of
+/// parallel loops, or nullopt when the band is not in that order.
+std::optional<unsigned> countParallelLoops(const MultiplyAccumulateNest &nest);
+
 /// A matched `C[..] += X[..] * Y[..]` nest.
 struct Contraction {
   /// Parallel loops around the row loop (batch, output rows of a

@@ -62,10 +62,6 @@ struct Depthwise {
   AffineForOp getWLoop() const { return parallelLoops.back(); }
 };
 
-bool usesValue(ValueRange operands, Value v) {
-  return llvm::is_contained(operands, v);
-}
-
 /// Whether `access` reads or writes consecutive elements as `c` advances,
 /// in a memref whose last dimension is contiguous: a vector along `c`.
 bool isUnitStrideIn(Operation *access, Value c) {
@@ -88,20 +84,16 @@ std::optional<Depthwise> matchDepthwise(AffineForOp root) {
 
   // The loops C moves with are the parallel ones, outermost; the others
   // are the window, between them and c.
-  ValueRange accOperands = d.accStore.getMapOperands();
-  for (AffineForOp loop : band.drop_back()) {
-    bool parallel = usesValue(accOperands, loop.getInductionVar());
-    if (parallel && !d.kLoops.empty())
-      return std::nullopt;
-    (parallel ? d.parallelLoops : d.kLoops).push_back(loop);
-  }
-  if (d.parallelLoops.empty() || d.kLoops.empty())
+  std::optional<unsigned> numParallel = polyblocks::countParallelLoops(*nest);
+  if (!numParallel)
     return std::nullopt;
+  d.parallelLoops = llvm::to_vector(band.take_front(*numParallel));
+  d.kLoops = llvm::to_vector(band.drop_front(*numParallel).drop_back());
   // The filter is shared by the tile's columns: it moves with none of the
   // parallel loops; one of the factors must then be the input.
   auto movesWithParallel = [&](AffineLoadOp load) {
     return llvm::any_of(d.parallelLoops, [&](AffineForOp loop) {
-      return usesValue(load.getMapOperands(), loop.getInductionVar());
+      return llvm::is_contained(load.getMapOperands(), loop.getInductionVar());
     });
   };
   AffineLoadOp x = nest->lhs, f = nest->rhs;
