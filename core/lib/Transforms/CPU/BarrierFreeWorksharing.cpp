@@ -172,7 +172,6 @@ struct Counters {
   Value base;
   /// This thread's number in the team (index).
   Value thread;
-  int64_t ranges;
   /// The module's @__pb_claim_chunk and @__pb_wait_done.
   func::FuncOp claim, wait;
 };
@@ -225,8 +224,8 @@ void emitClaimedPart(
       one);
   Value base = memref::LoadOp::create(b, loc, counters.base, ValueRange{});
   Value limit = arith::AddIOp::create(b, loc, base, count);
-  Value ranges = constant(b, counters.ranges);
-  Value cRanges = arith::ConstantIndexOp::create(b, loc, counters.ranges);
+  Value ranges = constant(b, claims.ranges);
+  Value cRanges = arith::ConstantIndexOp::create(b, loc, claims.ranges);
   // The first iteration of home range `range` (i64); range == ranges: limit.
   auto rangeStart = [&](OpBuilder &b, Value range) -> Value {
     return arith::AddIOp::create(
@@ -292,7 +291,7 @@ void emitClaimedPart(
         scf::YieldOp::create(after, loc, chunkIf.getResults());
       });
   Value computed = claimLoop.getResult(1);
-  Value doneWord = arith::ConstantIndexOp::create(b, loc, 8 * counters.ranges);
+  Value doneWord = arith::ConstantIndexOp::create(b, loc, 8 * claims.ranges);
   Value any =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, computed, zero);
   scf::IfOp::create(b, loc, any, [&](OpBuilder &then, Location loc) {
@@ -305,13 +304,23 @@ void emitClaimedPart(
   memref::StoreOp::create(b, loc, limit, counters.base, ValueRange{});
 }
 
-/// A private function of the module that LLVM does not inline, with its
-/// entry block.
-func::FuncOp createHelper(ModuleOp module, StringRef name, FunctionType type) {
-  MLIRContext *context = module.getContext();
+/// The private function `name` of the module: the existing one, else a new
+/// declaration.
+func::FuncOp getOrDeclareFunction(ModuleOp module, StringRef name,
+                                  FunctionType type) {
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+    return existing;
   OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
   auto func = func::FuncOp::create(b, module.getLoc(), name, type);
   func.setPrivate();
+  return func;
+}
+
+/// A new private function of the module that LLVM does not inline, with its
+/// entry block.
+func::FuncOp createHelper(ModuleOp module, StringRef name, FunctionType type) {
+  func::FuncOp func = getOrDeclareFunction(module, name, type);
+  MLIRContext *context = module.getContext();
   func->setAttr(
       "passthrough",
       ArrayAttr::get(context, {StringAttr::get(context, "noinline")}));
@@ -457,12 +466,12 @@ void rewriteLoop(omp::WsloopOp loop, const Counters &counters,
         // Delinearize t, the last loop fastest.
         SmallVector<Value> ivs(trips.size());
         Value rest = t;
-        for (int64_t d = trips.size() - 1; d >= 0; --d) {
-          Value index =
-              d == 0 ? rest
-                     : arith::RemUIOp::create(inner, loc, rest, trips[d]);
-          if (d != 0)
+        for (size_t d = trips.size(); d-- > 0;) {
+          Value index = rest;
+          if (d > 0) {
+            index = arith::RemUIOp::create(inner, loc, rest, trips[d]);
             rest = arith::DivUIOp::create(inner, loc, rest, trips[d]);
+          }
           ivs[d] = arith::AddIOp::create(
               inner, loc, nest.getLoopLowerBounds()[d],
               arith::MulIOp::create(inner, loc, index, nest.getLoopSteps()[d]));
@@ -508,10 +517,10 @@ struct BarrierFreeWorksharingPass
         continue;
       if (!threadNumber) {
         Builder types(module.getContext());
-        threadNumber = declareExternal(
+        threadNumber = getOrDeclareFunction(
             module, "omp_get_thread_num",
             types.getFunctionType(TypeRange{}, TypeRange{types.getI32Type()}));
-        func::FuncOp sleep = declareExternal(
+        func::FuncOp sleep = getOrDeclareFunction(
             module, "usleep",
             types.getFunctionType(TypeRange{types.getI32Type()},
                                   TypeRange{types.getI32Type()}));
@@ -522,7 +531,6 @@ struct BarrierFreeWorksharingPass
       OpBuilder b(parallel);
       Type i64 = b.getI64Type();
       Counters counters;
-      counters.ranges = claims.ranges;
       counters.claim = claim;
       counters.wait = wait;
       Value shared =
@@ -554,18 +562,6 @@ struct BarrierFreeWorksharingPass
           rewriteSingle(cast<omp::SingleOp>(part), counters, claims);
       }
     }
-  }
-
-  /// `omp_get_thread_num` of the OpenMP runtime the regions link, `usleep`
-  /// of the C library.
-  static func::FuncOp declareExternal(ModuleOp module, StringRef name,
-                                      FunctionType type) {
-    if (auto existing = module.lookupSymbol<func::FuncOp>(name))
-      return existing;
-    OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-    auto decl = func::FuncOp::create(b, module.getLoc(), name, type);
-    decl.setPrivate();
-    return decl;
   }
 };
 
