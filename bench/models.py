@@ -134,26 +134,12 @@ def polyblocks_text(model, inputs, name):
 _COMPILED = {}
 
 
-# --baseline-pbtool: another build's pbtool, compiled with while set.
-_PBTOOL_OVERRIDE = None
-
-
 def polyblocks_engine(text, arrays, name):
     import polyblocks
-    saved = os.environ.get("POLYBLOCKS_PBTOOL")
-    if _PBTOOL_OVERRIDE:
-        os.environ["POLYBLOCKS_PBTOOL"] = _PBTOOL_OVERRIDE
-    else:
-        _COMPILED[name] = text
-    try:
-        start = time.perf_counter()
-        kernel = polyblocks.compile(text, name=name)["forward"]
-        seconds = time.perf_counter() - start
-    finally:
-        if saved is None:
-            os.environ.pop("POLYBLOCKS_PBTOOL", None)
-        else:
-            os.environ["POLYBLOCKS_PBTOOL"] = saved
+    _COMPILED[name] = text
+    start = time.perf_counter()
+    kernel = polyblocks.compile(text, name=name)["forward"]
+    seconds = time.perf_counter() - start
 
     def run():
         return kernel(*arrays)[0]
@@ -391,12 +377,16 @@ def select_engines(engines, wanted, baseline):
         prepare = dict(engines)["PolyBlocks"]
 
         def prepare_baseline(*args):
-            global _PBTOOL_OVERRIDE
-            _PBTOOL_OVERRIDE = baseline
+            # polyblocks.compile runs the pbtool this names.
+            saved = os.environ.get("POLYBLOCKS_PBTOOL")
+            os.environ["POLYBLOCKS_PBTOOL"] = baseline
             try:
                 return prepare(*args)
             finally:
-                _PBTOOL_OVERRIDE = None
+                if saved is None:
+                    del os.environ["POLYBLOCKS_PBTOOL"]
+                else:
+                    os.environ["POLYBLOCKS_PBTOOL"] = saved
         chosen.insert(1, ("PolyBlocks baseline", prepare_baseline))
     return chosen
 

@@ -40,8 +40,7 @@
 // one per iteration into the chunk's loop). The claim and the wait are
 // functions of the module, not inlined, so that the region's function, which
 // LLVM optimizes as one, holds one copy of their loops rather than one per
-// part (MobileNetV2's object compiles in 11.3 s; with them inlined 12.4 s,
-// with barriers 9.8 s).
+// part (compile times measured: bench/RESULTS.md, notes on the passes).
 //
 // Loops with clauses (a schedule, reductions, private values, nowait,
 // ordered) and singles with clauses keep their barriers.

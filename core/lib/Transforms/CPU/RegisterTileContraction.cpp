@@ -95,7 +95,8 @@ static std::optional<TilePlan> planTile(Contraction &c,
   plan.nr = std::max<int64_t>(1, int64_t(tile.columns) * 32 /
                                      c.elementType.getIntOrFloatBitWidth());
   // Down to 4 columns: N = 24 or 40 on AVX-512 gets tiles of 8 columns in
-  // half-width vectors, far faster than the nest left scalar.
+  // half-width vectors rather than the nest left scalar (measured:
+  // bench/RESULTS.md, notes on the passes).
   while (plan.nr > kMinColumns && plan.n % plan.nr != 0)
     plan.nr /= 2;
   if (plan.nr == 0 || plan.n % plan.nr != 0) {
