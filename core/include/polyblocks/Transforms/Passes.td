@@ -168,6 +168,87 @@ def PBFoldConstantTransposes
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def PBFoldConstantElementwise
+    : Pass<"pb-fold-constant-elementwise", "::mlir::func::FuncOp"> {
+  let summary = "Evaluate elementwise ops on constants at compile time";
+  let description = [{
+    Runs on tensors. A `linalg.generic` whose loops are all parallel, whose
+    inputs are all constants (dense elements or `dense_resource` blobs, read
+    through a reshape), whose inits are not read and whose results are
+    floats becomes constants: its payload is evaluated element by element
+    (arith add / sub / mul / div / neg / min / max / truncf / extf and math
+    abs / sqrt / rsqrt / exp / log / tanh / erf, f32 in float arithmetic,
+    other types in double rounded to theirs). Batch norm computes its
+    `rsqrt(running_var + eps)` from constants; without this each call would
+    compute it again.
+
+    ```mlir
+    %v = arith.constant dense<[1.0, 4.0]> : tensor<2xf32>
+    %r = linalg.generic {... iterator_types = ["parallel"]}
+        ins(%v : tensor<2xf32>) outs(%e : tensor<2xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %s = math.rsqrt %in : f32
+      linalg.yield %s : f32
+    } -> tensor<2xf32>
+    // becomes
+    %r = arith.constant dense<[1.000000e+00, 5.000000e-01]> : tensor<2xf32>
+    ```
+
+    Splat inputs give splat results. Otherwise a result is folded only when
+    it has no more elements than the largest input (a bias broadcast over a
+    matrix is cheaper to compute than to store) and its bytes are within
+    `max-bytes`; a result of a resource is a new blob named after it
+    (`<name>_folded`). Payloads with other ops (`linalg.index`, integers,
+    comparisons) are left alone.
+  }];
+  let options = [
+    Option<"maxBytes", "max-bytes", "int64_t", /*default=*/"int64_t(1) << 22",
+           "largest result, in bytes, evaluated at compile time">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def PBFoldScaleShift : Pass<"pb-fold-scale-shift", "::mlir::func::FuncOp"> {
+  let summary = "Fold per-channel multiplies by constants into the filter of the convolution before them";
+  let description = [{
+    Runs on tensors, after `pb-fold-constant-elementwise`. An elementwise
+    `linalg.generic` computing `x * k` or `x / k`, k a constant that varies
+    at most along one dimension (the channel), disappears when x is
+
+    - the only use of a convolution's result (any op of the convolution
+      interface: NCHW, NHWC, depthwise) accumulated onto zeros: the
+      convolution's constant filter is multiplied by k along that channel;
+    - or the only use of a shift `c + t` or `c - t` of such a result, t a
+      constant along the same channel: the filter is scaled and t with it
+      (`(c + t) * k = c * k + t * k`).
+
+    Inference batch norm, `(conv(x, w) - mean) * invstd * gamma + beta`,
+    becomes `conv(x, w * invstd * gamma) - mean * invstd * gamma + beta`:
+    two shifts, which `pb-fuse-elementwise` fuses with the activation after
+    them into one pass that reads two vectors instead of four.
+
+    ```mlir
+    %c = linalg.conv_2d_nhwc_hwcf ins(%x, %w : ...) outs(%zeros : tensor<1x56x56x64xf32>)
+    %y = linalg.generic ... ins(%c, %scale : tensor<1x56x56x64xf32>, tensor<64xf32>) ... {
+      %m = arith.mulf %in, %s : f32
+    // becomes
+    %y = linalg.conv_2d_nhwc_hwcf ins(%x, %w_scaled : ...) outs(%zeros : ...)
+    ```
+
+    Scales (and scaled shifts) must be finite: an infinity or NaN would not
+    scale a sum as it scales its terms. The filter is rewritten when no
+    larger than `max-bytes`; a resource filter becomes a new blob named
+    after it (`<name>_scaled`). Shifts are not folded into the value the
+    convolution accumulates onto: a vector broadcast in place of the zero
+    fill measured slower (bench/RESULTS.md, notes on the passes).
+  }];
+  let options = [
+    Option<"maxBytes", "max-bytes", "int64_t", /*default=*/"int64_t(1) << 30",
+           "largest filter, in bytes, scaled at compile time">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def PBPadInPlace : Pass<"pb-pad-in-place", "::mlir::func::FuncOp"> {
   let summary = "Compute a padded tensor's interior in place: fill first, then insert the producer's result";
   let description = [{

@@ -64,4 +64,40 @@ ElementsAttr makeConstant(ShapedType type, ArrayRef<char> bytes,
   return DenseResourceElementsAttr::get(type, resourceName, std::move(blob));
 }
 
+std::optional<SmallVector<APFloat>> getFloatElements(ElementsAttr attr) {
+  auto floatType = dyn_cast<FloatType>(attr.getElementType());
+  if (!floatType || floatType.getWidth() > 64)
+    return std::nullopt;
+  int64_t numElements = attr.getNumElements();
+  if (auto splat = dyn_cast<SplatElementsAttr>(attr))
+    return SmallVector<APFloat>(numElements, splat.getSplatValue<APFloat>());
+  std::optional<int64_t> elementBytes = getElementBytes(floatType);
+  if (!elementBytes)
+    return std::nullopt;
+  std::optional<ArrayRef<char>> bytes = getConstantBytes(attr, *elementBytes);
+  if (!bytes)
+    return std::nullopt;
+  const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
+  unsigned bits = floatType.getWidth();
+  SmallVector<APFloat> values;
+  values.reserve(numElements);
+  for (int64_t i = 0; i < numElements; ++i) {
+    uint64_t raw = 0;
+    std::memcpy(&raw, bytes->data() + i * *elementBytes, *elementBytes);
+    values.emplace_back(semantics, APInt(bits, raw));
+  }
+  return values;
+}
+
+ElementsAttr makeFloatConstant(ShapedType type, ArrayRef<APFloat> values,
+                               StringRef resourceName) {
+  int64_t elementBytes = *getElementBytes(type.getElementType());
+  std::vector<char> bytes(values.size() * elementBytes);
+  for (auto [i, value] : llvm::enumerate(values)) {
+    uint64_t raw = value.bitcastToAPInt().getZExtValue();
+    std::memcpy(bytes.data() + i * elementBytes, &raw, elementBytes);
+  }
+  return makeConstant(type, bytes, resourceName);
+}
+
 } // namespace polyblocks

@@ -12,6 +12,8 @@
 #include "mlir/IR/BuiltinAttributeInterfaces.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Value.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <optional>
 
@@ -38,6 +40,17 @@ bool matchConstantThroughReshape(mlir::Value value,
 mlir::ElementsAttr makeConstant(mlir::ShapedType type,
                                 llvm::ArrayRef<char> bytes,
                                 llvm::StringRef resourceName);
+
+/// The elements of a float constant, row-major (a splat repeated), or
+/// nullopt when they are not at hand or not floats.
+std::optional<llvm::SmallVector<llvm::APFloat>>
+getFloatElements(mlir::ElementsAttr attr);
+
+/// A constant of float `type` holding `values` (in its element type's
+/// semantics), named as makeConstant's.
+mlir::ElementsAttr makeFloatConstant(mlir::ShapedType type,
+                                     llvm::ArrayRef<llvm::APFloat> values,
+                                     llvm::StringRef resourceName);
 
 } // namespace polyblocks
 
