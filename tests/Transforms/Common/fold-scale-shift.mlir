@@ -1,4 +1,5 @@
 // RUN: pb-opt %s -split-input-file -pb-fold-scale-shift | FileCheck %s
+// RUN: pb-opt %s -split-input-file -pb-fold-scale-shift=max-bytes=4 | FileCheck %s --check-prefix=BUDGET
 
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #c3 = affine_map<(d0, d1, d2, d3) -> (d3)>
@@ -100,6 +101,51 @@ func.func @depthwise(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
   } -> tensor<1x2x2x2xf32>
   return %0 : tensor<1x2x2x2xf32>
 }
+
+// -----
+
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#c3 = affine_map<(d0, d1, d2, d3) -> (d3)>
+
+// Two multiplies in a row fold at once: one new blob, the filter times
+// 2 * 3 and 10 * 0.5 (f32 1, 2 -> 6, 10); over the budget, nothing.
+// CHECK-LABEL: func @chain_resource
+// CHECK:         %[[W:.*]] = arith.constant dense_resource<w_scaled> : tensor<1x1x1x2xf32>
+// CHECK:         %[[C:.*]] = linalg.conv_2d_nhwc_hwcf {{.*}} ins(%{{.*}}, %[[W]] :
+// CHECK-NOT:     linalg.generic
+// CHECK:         return %[[C]]
+// CHECK-NOT:   w_scaled_scaled
+// CHECK:       w_scaled: "0x{{[0-9A-F]+}}0000C04000002041"
+// BUDGET-LABEL: func @chain_resource
+// BUDGET-COUNT-2: linalg.generic
+func.func @chain_resource(%x: tensor<1x2x2x1xf32>) -> tensor<1x2x2x2xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense_resource<w> : tensor<1x1x1x2xf32>
+  %k1 = arith.constant dense<[2.0, 10.0]> : tensor<2xf32>
+  %k2 = arith.constant dense<[3.0, 0.5]> : tensor<2xf32>
+  %e = tensor.empty() : tensor<1x2x2x2xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x2x2x1xf32>, tensor<1x1x1x2xf32>) outs(%f : tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #c3, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c, %k1 : tensor<1x2x2x2xf32>, tensor<2xf32>) outs(%e : tensor<1x2x2x2xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.mulf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x2x2xf32>
+  %1 = linalg.generic {indexing_maps = [#id, #c3, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%0, %k2 : tensor<1x2x2x2xf32>, tensor<2xf32>) outs(%e : tensor<1x2x2x2xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.mulf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x2x2xf32>
+  return %1 : tensor<1x2x2x2xf32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      w: "0x040000000000803F00000040"
+    }
+  }
+#-}
 
 // -----
 

@@ -220,7 +220,10 @@ def PBFoldScaleShift : Pass<"pb-fold-scale-shift", "::mlir::func::FuncOp"> {
       convolution's constant filter is multiplied by k along that channel;
     - or the only use of a shift `c + t` or `c - t` of such a result, t a
       constant along the same channel: the filter is scaled and t with it
-      (`(c + t) * k = c * k + t * k`).
+      (`(c + t) * k = c * k + t * k`);
+    - or the only use of another such multiply: a chain of them folds at
+      once, from its last, with the product of their factors (the filter
+      is rewritten once).
 
     Inference batch norm, `(conv(x, w) - mean) * invstd * gamma + beta`,
     becomes `conv(x, w * invstd * gamma) - mean * invstd * gamma + beta`:

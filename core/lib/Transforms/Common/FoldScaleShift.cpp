@@ -39,13 +39,14 @@ constexpr APFloat::roundingMode kRound = APFloat::rmNearestTiesToEven;
 
 /// The loop of `map`'s domain that a constant read through it varies with
 /// (std::nullopt: none, a scalar broadcast), or failure if it varies with
-/// more than one or `map` is not a projection.
+/// more than one or `map` is not a projection (constant results index
+/// dimensions of size 1).
 static FailureOr<std::optional<unsigned>>
 getVaryingLoop(AffineMap map, ArrayRef<int64_t> shape) {
   std::optional<unsigned> loop;
   for (auto [result, size] : llvm::zip(map.getResults(), shape)) {
     if (auto constant = dyn_cast<AffineConstantExpr>(result)) {
-      if (constant.getValue() != 0)
+      if (constant.getValue() != 0 || size != 1)
         return failure();
       continue;
     }
@@ -125,6 +126,24 @@ static std::optional<BinaryOnConstant> matchBinaryOnConstant(Operation *op) {
   return std::nullopt;
 }
 
+/// Whether `op` multiplies x by a constant k or divides it by one; the
+/// factors x is multiplied by, per channel, in `factors`.
+static std::optional<BinaryOnConstant>
+matchScale(Operation *op, SmallVectorImpl<APFloat> &factors) {
+  std::optional<BinaryOnConstant> scale = matchBinaryOnConstant(op);
+  if (!scale || !(isa<arith::MulFOp>(scale->arith) ||
+                  (isa<arith::DivFOp>(scale->arith) && scale->xFirst)))
+    return std::nullopt;
+  factors.assign(scale->kValues.begin(), scale->kValues.end());
+  if (isa<arith::DivFOp>(scale->arith))
+    for (APFloat &factor : factors) {
+      APFloat one = APFloat::getOne(factor.getSemantics());
+      one.divide(factor, kRound);
+      factor = one;
+    }
+  return scale;
+}
+
 /// Whether `value` is the only use of a convolution's result, accumulated
 /// onto zeros; the convolution.
 static linalg::LinalgOp matchConvOntoZeros(Value value) {
@@ -186,18 +205,32 @@ struct FoldScaleIntoConv : OpRewritePattern<linalg::GenericOp> {
 
   LogicalResult matchAndRewrite(linalg::GenericOp op,
                                 PatternRewriter &rewriter) const override {
-    // x * k or x / k, per channel.
-    std::optional<BinaryOnConstant> scale = matchBinaryOnConstant(op);
-    if (!scale || !(isa<arith::MulFOp>(scale->arith) ||
-                    (isa<arith::DivFOp>(scale->arith) && scale->xFirst)))
+    // x * k or x / k, per channel; the last of a chain of them, whose
+    // factors multiply (the filter is rewritten once).
+    SmallVector<APFloat> factors;
+    std::optional<BinaryOnConstant> scale = matchScale(op, factors);
+    if (!scale)
       return failure();
-    SmallVector<APFloat> factors = scale->kValues;
-    if (isa<arith::DivFOp>(scale->arith))
-      for (APFloat &factor : factors) {
-        APFloat one = APFloat::getOne(factor.getSemantics());
-        one.divide(factor, kRound);
-        factor = one;
-      }
+    Value result = op->getResult(0);
+    if (result.hasOneUse()) {
+      SmallVector<APFloat> ignored;
+      std::optional<BinaryOnConstant> next =
+          matchScale(*result.getUsers().begin(), ignored);
+      if (next && next->x->get() == result &&
+          next->channelDim == scale->channelDim)
+        return failure();
+    }
+    Value convResult = scale->x->get();
+    while (convResult.hasOneUse()) {
+      SmallVector<APFloat> more;
+      std::optional<BinaryOnConstant> previous =
+          matchScale(convResult.getDefiningOp(), more);
+      if (!previous || previous->channelDim != scale->channelDim)
+        break;
+      for (auto [factor, other] : llvm::zip(factors, more))
+        factor.multiply(other, kRound);
+      convResult = previous->x->get();
+    }
     // Infinities and NaNs would not scale a sum as they scale its terms.
     if (!llvm::all_of(factors, [](const APFloat &f) { return f.isFinite(); }))
       return failure();
@@ -205,7 +238,6 @@ struct FoldScaleIntoConv : OpRewritePattern<linalg::GenericOp> {
     // x: a convolution's result, or a shift of it along the same channel
     // ((c + t) * s = c * s + t * s).
     std::optional<BinaryOnConstant> shift;
-    Value convResult = scale->x->get();
     if (!matchConvOntoZeros(convResult)) {
       if (!convResult.hasOneUse())
         return failure();
