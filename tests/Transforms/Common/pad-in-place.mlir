@@ -1,14 +1,24 @@
 // RUN: pb-opt %s -split-input-file -pb-pad-in-place | FileCheck %s
 
-// The padded tensor is filled before its source is computed, and the
-// source inserted into its interior.
+// The border of the padded tensor is filled before its source is computed
+// (for each padded dimension, the slabs below and above the interior,
+// across the interior of the dimensions before it), and the source
+// inserted into its interior: no element is written twice.
 // CHECK-LABEL: func @relu_then_pad
 // CHECK-SAME:    (%[[X:.*]]: tensor<1x4x4x8xf32>)
 // CHECK:         arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:    tensor.empty() : tensor<1x4x4x8xf32>
 // CHECK-NEXT:    %[[PV:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK:         %[[E:.*]] = tensor.empty() : tensor<1x6x7x8xf32>
-// CHECK:         %[[F:.*]] = linalg.fill ins(%[[PV]] : f32) outs(%[[E]] : tensor<1x6x7x8xf32>)
+// CHECK:         %[[T:.*]] = linalg.fill ins(%[[PV]] : f32) outs(%{{.*}} : tensor<1x1x7x8xf32>)
+// CHECK:         %[[F1:.*]] = tensor.insert_slice %[[T]] into %[[E]][0, 0, 0, 0] [1, 1, 7, 8] [1, 1, 1, 1]
+// CHECK:         %[[B:.*]] = linalg.fill ins(%[[PV]] : f32) outs(%{{.*}} : tensor<1x1x7x8xf32>)
+// CHECK:         %[[F2:.*]] = tensor.insert_slice %[[B]] into %[[F1]][0, 5, 0, 0] [1, 1, 7, 8] [1, 1, 1, 1]
+// CHECK:         %[[L:.*]] = linalg.fill ins(%[[PV]] : f32) outs(%{{.*}} : tensor<1x4x2x8xf32>)
+// CHECK:         %[[F3:.*]] = tensor.insert_slice %[[L]] into %[[F2]][0, 1, 0, 0] [1, 4, 2, 8] [1, 1, 1, 1]
+// CHECK:         %[[RT:.*]] = linalg.fill ins(%[[PV]] : f32) outs(%{{.*}} : tensor<1x4x1x8xf32>)
+// CHECK:         %[[F:.*]] = tensor.insert_slice %[[RT]] into %[[F3]][0, 1, 6, 0] [1, 4, 1, 8] [1, 1, 1, 1]
+// CHECK-NOT:     linalg.fill
 // CHECK:         %[[R:.*]] = linalg.generic
 // CHECK-NOT:     tensor.pad
 // CHECK:         %[[P:.*]] = tensor.insert_slice %[[R]] into %[[F]][0, 1, 2, 0] [1, 4, 4, 8] [1, 1, 1, 1]

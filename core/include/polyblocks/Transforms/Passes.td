@@ -253,23 +253,28 @@ def PBFoldScaleShift : Pass<"pb-fold-scale-shift", "::mlir::func::FuncOp"> {
 }
 
 def PBPadInPlace : Pass<"pb-pad-in-place", "::mlir::func::FuncOp"> {
-  let summary = "Compute a padded tensor's interior in place: fill first, then insert the producer's result";
+  let summary = "Compute a padded tensor's interior in place: fill its border first, then insert the producer's result";
   let description = [{
     Runs on tensors, before bufferization. A `tensor.pad` with static
     shapes and low padding, a constant padding value, and a source computed
-    by a destination-style op of the same block becomes a `linalg.fill` of
-    the padded shape, placed before that op, and a `tensor.insert_slice`
-    of the source into it. Empty-tensor elimination then makes the
-    producer compute into the interior of the padded buffer, so the pad's
-    copy of the whole tensor disappears (a convolution's zero padding of
-    the previous layer's activations).
+    by a destination-style op of the same block becomes fills of the
+    padded shape's border, placed before that op, and a
+    `tensor.insert_slice` of the source into its interior. Empty-tensor
+    elimination then makes the producer compute into the interior of the
+    padded buffer, so the pad's copy of the whole tensor disappears (a
+    convolution's zero padding of the previous layer's activations), and
+    no element is written twice: for each padded dimension, in order, the
+    slabs below and above the interior are filled, across the interior of
+    the dimensions before it and the whole of those after it.
 
     ```mlir
     %r = linalg.generic ... outs(%e : tensor<1x56x56x24xf32>) ...
     %p = tensor.pad %r low[0, 1, 1, 0] high[0, 1, 1, 0] { tensor.yield %zero : f32 }
         : tensor<1x56x56x24xf32> to tensor<1x58x58x24xf32>
     // becomes
-    %f = linalg.fill ins(%zero : f32) outs(%e2 : tensor<1x58x58x24xf32>) -> tensor<1x58x58x24xf32>
+    %t = linalg.fill ins(%zero : f32) outs(%e1 : tensor<1x1x58x24xf32>) -> tensor<1x1x58x24xf32>
+    %f1 = tensor.insert_slice %t into %e2[0, 0, 0, 0] [1, 1, 58, 24] [1, 1, 1, 1]
+    ... row 57, then columns 0 and 57 of rows 1 to 56 (tensor<1x56x1x24xf32>)
     %r = linalg.generic ... outs(%e : tensor<1x56x56x24xf32>) ...
     %p = tensor.insert_slice %r into %f[0, 1, 1, 0] [1, 56, 56, 24] [1, 1, 1, 1]
     ```
