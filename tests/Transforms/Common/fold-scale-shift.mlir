@@ -195,3 +195,27 @@ func.func @not_folded(%x: tensor<1x2x2x1xf32>) -> (tensor<1x2x2x2xf32>, tensor<1
   } -> tensor<1x2x2x2xf32>
   return %g0, %c0, %g1, %g2, %g3 : tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>
 }
+
+// -----
+
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#c3 = affine_map<(d0, d1, d2, d3) -> (d3)>
+
+// f16: the filter scaled in APFloat (f32 and f64 in float and double).
+// CHECK-LABEL: func @f16
+// CHECK:         arith.constant dense<{{\[}}{{\[}}{{\[}}[2.000000e+00, 2.000000e+01]]]]> : tensor<1x1x1x2xf16>
+// CHECK-NOT:     linalg.generic
+func.func @f16(%x: tensor<1x2x2x1xf16>) -> tensor<1x2x2x2xf16> {
+  %zero = arith.constant 0.0 : f16
+  %w = arith.constant dense<[[[[1.0, 2.0]]]]> : tensor<1x1x1x2xf16>
+  %k = arith.constant dense<[2.0, 10.0]> : tensor<2xf16>
+  %e = tensor.empty() : tensor<1x2x2x2xf16>
+  %f = linalg.fill ins(%zero : f16) outs(%e : tensor<1x2x2x2xf16>) -> tensor<1x2x2x2xf16>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x2x2x1xf16>, tensor<1x1x1x2xf16>) outs(%f : tensor<1x2x2x2xf16>) -> tensor<1x2x2x2xf16>
+  %0 = linalg.generic {indexing_maps = [#id, #c3, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c, %k : tensor<1x2x2x2xf16>, tensor<2xf16>) outs(%e : tensor<1x2x2x2xf16>) {
+  ^bb0(%a: f16, %b: f16, %o: f16):
+    %r = arith.mulf %a, %b : f16
+    linalg.yield %r : f16
+  } -> tensor<1x2x2x2xf16>
+  return %0 : tensor<1x2x2x2xf16>
+}

@@ -107,19 +107,22 @@ public:
     return payload;
   }
 
-  /// The results for the inputs' elements `inputs`.
-  void evaluate(ArrayRef<APFloat> inputs, SmallVectorImpl<APFloat> &slots,
-                SmallVectorImpl<APFloat> &out) const {
-    slots.assign(numSlots, APFloat(0.0));
-    for (auto [i, input] : llvm::enumerate(inputs))
-      slots[i] = input;
+  /// Slots holding the payload's constants, for evaluate().
+  SmallVector<APFloat> makeSlots() const {
+    SmallVector<APFloat> slots(numSlots, APFloat(0.0));
     for (const auto &[slot, value] : constants)
       slots[slot] = value;
+    return slots;
+  }
+
+  /// Appends to `out[r]` result r for the inputs' elements in slots
+  /// [0, numInputs).
+  void evaluate(MutableArrayRef<APFloat> slots,
+                MutableArrayRef<SmallVector<APFloat>> out) const {
     for (const Step &step : steps)
       slots[step.result] = apply(step, slots);
-    out.clear();
-    for (int slot : results)
-      out.push_back(slots[slot]);
+    for (auto [values, slot] : llvm::zip(out, results))
+      values.push_back(slots[slot]);
   }
 
 private:
@@ -298,33 +301,21 @@ struct FoldConstantGeneric : OpRewritePattern<linalg::GenericOp> {
       if (!strides)
         return rewriter.notifyMatchFailure(op, "input map not a projection");
       inputValues.push_back(std::move(*values));
-      inputStrides.push_back(allSplats ? SmallVector<int64_t>(op.getNumLoops())
-                                       : std::move(*strides));
+      inputStrides.push_back(std::move(*strides));
     }
 
     // Walk the loops in row-major order of the results.
-    int64_t count = allSplats ? 1 : numElements;
     SmallVector<SmallVector<APFloat>> resultValues(op->getNumResults());
-    SmallVector<int64_t> index(loopSizes.size(), 0);
-    SmallVector<int64_t> offsets(inputs.size(), 0);
-    SmallVector<APFloat> point, slots, results;
-    for (int64_t i = 0; i < count; ++i) {
-      point.clear();
-      for (auto [values, offset] : llvm::zip(inputValues, offsets))
-        point.push_back(values[offset]);
-      payload->evaluate(point, slots, results);
-      for (auto [out, value] : llvm::zip(resultValues, results))
-        out.push_back(value);
-      for (int64_t d = loopSizes.size() - 1; d >= 0; --d) {
-        for (auto [offset, strides] : llvm::zip(offsets, inputStrides))
-          offset += strides[d];
-        if (++index[d] < loopSizes[d])
-          break;
-        for (auto [offset, strides] : llvm::zip(offsets, inputStrides))
-          offset -= strides[d] * loopSizes[d];
-        index[d] = 0;
-      }
-    }
+    SmallVector<APFloat> slots = payload->makeSlots();
+    auto visit = [&](ArrayRef<int64_t> offsets) {
+      for (auto [i, values, offset] : llvm::enumerate(inputValues, offsets))
+        slots[i] = values[offset];
+      payload->evaluate(slots, resultValues);
+    };
+    if (allSplats)
+      visit(SmallVector<int64_t>(inputs.size(), 0));
+    else
+      polyblocks::walkRowMajor(loopSizes, inputStrides, visit);
 
     // Constants named after the first resource read, if any (the blob
     // manager makes the names unique).

@@ -36,25 +36,15 @@ static void transposeBytes(ArrayRef<char> in, MutableArrayRef<char> out,
                            ArrayRef<int64_t> inShape,
                            ArrayRef<int64_t> permutation,
                            int64_t elementBytes) {
-  int64_t rank = inShape.size();
   // The input stride of each result dim, and the result's shape.
   SmallVector<int64_t> strides =
       applyPermutation(computeStrides(inShape), permutation);
   SmallVector<int64_t> shape = applyPermutation(inShape, permutation);
-  SmallVector<int64_t> index(rank, 0);
-  int64_t offset = 0;
-  int64_t numElements = out.size() / elementBytes;
-  for (int64_t i = 0; i < numElements; ++i) {
-    std::memcpy(out.data() + i * elementBytes,
-                in.data() + offset * elementBytes, elementBytes);
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      offset += strides[d];
-      if (++index[d] < shape[d])
-        break;
-      offset -= strides[d] * shape[d];
-      index[d] = 0;
-    }
-  }
+  int64_t i = 0;
+  polyblocks::walkRowMajor(shape, {strides}, [&](ArrayRef<int64_t> offsets) {
+    std::memcpy(out.data() + i++ * elementBytes,
+                in.data() + offsets[0] * elementBytes, elementBytes);
+  });
 }
 
 struct FoldConstantTranspose : OpRewritePattern<linalg::TransposeOp> {

@@ -110,10 +110,14 @@ static std::optional<BinaryOnConstant> matchBinaryOnConstant(Operation *op) {
         kType.getElementType() != type.getElementType() ||
         !type.hasStaticShape())
       return std::nullopt;
+    // Its size checked before its elements are read: the greedy driver
+    // visits every generic, some reading large constants.
+    int64_t numChannels = *channelDim ? type.getDimSize(**channelDim) : 1;
+    if (kAttr.getNumElements() != numChannels)
+      return std::nullopt;
     std::optional<SmallVector<APFloat>> kValues =
         polyblocks::getFloatElements(kAttr);
-    int64_t numChannels = *channelDim ? type.getDimSize(**channelDim) : 1;
-    if (!kValues || static_cast<int64_t>(kValues->size()) != numChannels)
+    if (!kValues)
       return std::nullopt;
     return BinaryOnConstant{generic,
                             &arith,
@@ -158,45 +162,47 @@ static linalg::LinalgOp matchConvOntoZeros(Value value) {
   return conv;
 }
 
-/// Multiplies the elements of `bytes` (row-major, of float type
-/// `elementType`) by scales[(i / stride) % size], the channel of element i
-/// (scales[0] for all if stride is 0); in the machine's float or double
-/// where the type is one (the same rounding, without APFloat's cost on
-/// millions of weights).
+/// `filter` (of `type`) with element i multiplied by scales[(i / stride) %
+/// size], the factor of its channel (scales[0] for all if stride is 0), as
+/// makeConstant names it; null if its elements are not at hand. f32 and f64
+/// in the machine's float and double (the same rounding, without APFloat's
+/// cost on millions of weights), other types in APFloat.
 template <typename T>
-static void scaleNative(MutableArrayRef<char> bytes, int64_t stride,
-                        int64_t size, ArrayRef<APFloat> scales) {
+static ElementsAttr scaleNative(ElementsAttr filter, ShapedType type,
+                                int64_t stride, int64_t size,
+                                ArrayRef<APFloat> scales, StringRef name) {
+  std::optional<ArrayRef<char>> bytes =
+      polyblocks::getConstantBytes(filter, sizeof(T));
+  if (!bytes)
+    return nullptr;
   SmallVector<T> factors;
   for (const APFloat &scale : scales)
     factors.push_back(static_cast<T>(scale.convertToDouble()));
-  int64_t n = bytes.size() / sizeof(T);
+  std::vector<char> scaled(bytes->begin(), bytes->end());
+  int64_t n = scaled.size() / sizeof(T);
   for (int64_t i = 0; i < n; ++i) {
     T value;
-    std::memcpy(&value, bytes.data() + i * sizeof(T), sizeof(T));
+    std::memcpy(&value, scaled.data() + i * sizeof(T), sizeof(T));
     value *= factors[stride ? (i / stride) % size : 0];
-    std::memcpy(bytes.data() + i * sizeof(T), &value, sizeof(T));
+    std::memcpy(scaled.data() + i * sizeof(T), &value, sizeof(T));
   }
+  return polyblocks::makeConstant(type, scaled, name);
 }
 
-static void scaleAlongDim(MutableArrayRef<char> bytes, Type elementType,
-                          int64_t stride, int64_t size,
-                          ArrayRef<APFloat> scales) {
-  if (elementType.isF32())
-    return scaleNative<float>(bytes, stride, size, scales);
-  if (elementType.isF64())
-    return scaleNative<double>(bytes, stride, size, scales);
-  auto floatType = cast<FloatType>(elementType);
-  int64_t elementBytes = floatType.getWidth() / 8;
-  int64_t n = bytes.size() / elementBytes;
-  for (int64_t i = 0; i < n; ++i) {
-    uint64_t raw = 0;
-    std::memcpy(&raw, bytes.data() + i * elementBytes, elementBytes);
-    APFloat value(floatType.getFloatSemantics(),
-                  APInt(floatType.getWidth(), raw));
+static ElementsAttr scaleAlongDim(ElementsAttr filter, ShapedType type,
+                                  int64_t stride, int64_t size,
+                                  ArrayRef<APFloat> scales, StringRef name) {
+  if (type.getElementType().isF32())
+    return scaleNative<float>(filter, type, stride, size, scales, name);
+  if (type.getElementType().isF64())
+    return scaleNative<double>(filter, type, stride, size, scales, name);
+  std::optional<SmallVector<APFloat>> values =
+      polyblocks::getFloatElements(filter);
+  if (!values)
+    return nullptr;
+  for (auto [i, value] : llvm::enumerate(*values))
     value.multiply(scales[stride ? (i / stride) % size : 0], kRound);
-    raw = value.bitcastToAPInt().getZExtValue();
-    std::memcpy(bytes.data() + i * elementBytes, &raw, elementBytes);
-  }
+  return polyblocks::makeFloatConstant(type, *values, name);
 }
 
 struct FoldScaleIntoConv : OpRewritePattern<linalg::GenericOp> {
@@ -238,17 +244,16 @@ struct FoldScaleIntoConv : OpRewritePattern<linalg::GenericOp> {
     // x: a convolution's result, or a shift of it along the same channel
     // ((c + t) * s = c * s + t * s).
     std::optional<BinaryOnConstant> shift;
-    if (!matchConvOntoZeros(convResult)) {
-      if (!convResult.hasOneUse())
-        return failure();
+    linalg::LinalgOp conv = matchConvOntoZeros(convResult);
+    if (!conv && convResult.hasOneUse()) {
       shift = matchBinaryOnConstant(convResult.getDefiningOp());
       if (!shift || !shift->xFirst ||
           !isa<arith::AddFOp, arith::SubFOp>(shift->arith) ||
           shift->channelDim != scale->channelDim)
         return failure();
       convResult = shift->x->get();
+      conv = matchConvOntoZeros(convResult);
     }
-    linalg::LinalgOp conv = matchConvOntoZeros(convResult);
     if (!conv)
       return failure();
     auto type = cast<RankedTensorType>(convResult.getType());
@@ -285,20 +290,14 @@ struct FoldScaleIntoConv : OpRewritePattern<linalg::GenericOp> {
         !filterType.hasStaticShape() ||
         filterType.getNumElements() * elementBytes > maxBytes)
       return failure();
-    std::optional<ArrayRef<char>> bytes =
-        polyblocks::getConstantBytes(filterAttr, elementBytes);
-    if (!bytes)
-      return failure();
     // The filter's dimension of the channel: its stride and size.
     int64_t stride = 0, size = 1;
     if (convLoop) {
-      AffineMap map = conv.getMatchingIndexingMap(filter);
-      SmallVector<int64_t> strides = computeStrides(filterType.getShape());
-      for (auto [i, result] : llvm::enumerate(map.getResults()))
-        if (result == getAffineDimExpr(*convLoop, getContext())) {
-          stride = strides[i];
-          size = filterType.getDimSize(i);
-        }
+      unsigned position =
+          *conv.getMatchingIndexingMap(filter).getResultPosition(
+              getAffineDimExpr(*convLoop, getContext()));
+      stride = computeStrides(filterType.getShape())[position];
+      size = filterType.getDimSize(position);
       if (size != static_cast<int64_t>(factors.size()))
         return failure();
     }
@@ -313,15 +312,16 @@ struct FoldScaleIntoConv : OpRewritePattern<linalg::GenericOp> {
         return failure();
     }
 
-    std::vector<char> scaled(bytes->begin(), bytes->end());
-    scaleAlongDim(scaled, type.getElementType(), stride, size, factors);
     std::string name;
     if (auto resource = dyn_cast<DenseResourceElementsAttr>(filterAttr))
       name = (resource.getRawHandle().getKey() + "_scaled").str();
+    ElementsAttr scaled =
+        scaleAlongDim(filterAttr, filterType, stride, size, factors, name);
+    if (!scaled)
+      return failure();
     rewriter.setInsertionPoint(conv);
     Value newFilter = arith::ConstantOp::create(
-        rewriter, op.getLoc(), filterType,
-        cast<TypedAttr>(polyblocks::makeConstant(filterType, scaled, name)));
+        rewriter, op.getLoc(), filterType, cast<TypedAttr>(scaled));
     rewriter.modifyOpInPlace(conv, [&] { filter->set(newFilter); });
 
     if (!shift) {

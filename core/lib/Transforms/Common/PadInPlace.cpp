@@ -72,6 +72,8 @@ bool padInPlace(tensor::PadOp pad) {
     high.push_back(padded - lowPad - size);
   }
   int64_t rank = sourceType.getRank();
+  MLIRContext *context = b.getContext();
+  SmallVector<OpFoldResult> unitStrides(rank, b.getIndexAttr(1));
   for (int64_t d = 0; d < rank; ++d) {
     for (auto [begin, length] :
          {std::pair(int64_t(0), low[d]),
@@ -90,19 +92,15 @@ bool padInPlace(tensor::PadOp pad) {
       Value slabFilled =
           linalg::FillOp::create(b, loc, ValueRange{value}, ValueRange{slab})
               .getResult(0);
-      MLIRContext *context = b.getContext();
       filled = tensor::InsertSliceOp::create(
           b, loc, slabFilled, filled, getAsIndexOpFoldResult(context, offsets),
-          getAsIndexOpFoldResult(context, shape),
-          getAsIndexOpFoldResult(context, SmallVector<int64_t>(rank, 1)));
+          getAsIndexOpFoldResult(context, shape), unitStrides);
     }
   }
   b.setInsertionPoint(pad);
-  SmallVector<OpFoldResult> sizes, strides(rank, b.getIndexAttr(1));
-  for (int64_t size : sourceType.getShape())
-    sizes.push_back(b.getIndexAttr(size));
   Value inserted = tensor::InsertSliceOp::create(
-      b, loc, pad.getSource(), filled, pad.getMixedLowPad(), sizes, strides);
+      b, loc, pad.getSource(), filled, pad.getMixedLowPad(),
+      getAsIndexOpFoldResult(context, sourceType.getShape()), unitStrides);
   pad.getResult().replaceAllUsesWith(inserted);
   pad.erase();
   return true;

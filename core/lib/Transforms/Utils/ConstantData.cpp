@@ -64,6 +64,29 @@ ElementsAttr makeConstant(ShapedType type, ArrayRef<char> bytes,
   return DenseResourceElementsAttr::get(type, resourceName, std::move(blob));
 }
 
+void walkRowMajor(ArrayRef<int64_t> shape,
+                  ArrayRef<SmallVector<int64_t>> strides,
+                  function_ref<void(ArrayRef<int64_t>)> visit) {
+  int64_t rank = shape.size();
+  int64_t numElements = 1;
+  for (int64_t size : shape)
+    numElements *= size;
+  SmallVector<int64_t> index(rank, 0);
+  SmallVector<int64_t> offsets(strides.size(), 0);
+  for (int64_t i = 0; i < numElements; ++i) {
+    visit(offsets);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      for (auto [offset, operandStrides] : llvm::zip(offsets, strides))
+        offset += operandStrides[d];
+      if (++index[d] < shape[d])
+        break;
+      for (auto [offset, operandStrides] : llvm::zip(offsets, strides))
+        offset -= operandStrides[d] * shape[d];
+      index[d] = 0;
+    }
+  }
+}
+
 std::optional<SmallVector<APFloat>> getFloatElements(ElementsAttr attr) {
   auto floatType = dyn_cast<FloatType>(attr.getElementType());
   if (!floatType || floatType.getWidth() > 64)

@@ -13,6 +13,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <optional>
@@ -40,6 +41,13 @@ bool matchConstantThroughReshape(mlir::Value value,
 mlir::ElementsAttr makeConstant(mlir::ShapedType type,
                                 llvm::ArrayRef<char> bytes,
                                 llvm::StringRef resourceName);
+
+/// Visits the indices of `shape` in row-major order, passing for each the
+/// linear offsets of the operands read at it: offsets[k] is the sum over
+/// dimensions d of index[d] * strides[k][d].
+void walkRowMajor(llvm::ArrayRef<int64_t> shape,
+                  llvm::ArrayRef<llvm::SmallVector<int64_t>> strides,
+                  llvm::function_ref<void(llvm::ArrayRef<int64_t>)> visit);
 
 /// The elements of a float constant, row-major (a splat repeated), or
 /// nullopt when they are not at hand or not floats.
