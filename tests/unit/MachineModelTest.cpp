@@ -26,7 +26,8 @@ CPUModel sse2() { return CPUModel{128, 16, 32, 256, 1, 64}; }
 struct RegisterTileCase {
   const char *machine;
   CPUModel cpu;
-  unsigned rows, columns, kBlock, packAboveKiB, columnsOutsideAboveKiB;
+  unsigned rows, columns, kBlock, packAboveKiB, columnsOutsideAboveKiB,
+      rowBlockKiB;
 };
 
 class RegisterTileTest : public ::testing::TestWithParam<RegisterTileCase> {};
@@ -34,7 +35,8 @@ class RegisterTileTest : public ::testing::TestWithParam<RegisterTileCase> {};
 // The accumulators take the registers the panel (two vectors) and one
 // broadcast leave: 6 x 16 on AVX2, as BLIS's Haswell kernel; 14 x 32 on
 // AVX-512. The k block fills L1d with the KC x NR panel; a convolution's
-// panels loop outside its rows past half of L2.
+// panels loop outside its rows past half of L2; a matmul by a constant
+// takes its rows in blocks of half of L2.
 TEST_P(RegisterTileTest, FillsTheRegistersAndL1) {
   const RegisterTileCase &c = GetParam();
   RegisterTile tile = chooseRegisterTile(c.cpu);
@@ -43,6 +45,7 @@ TEST_P(RegisterTileTest, FillsTheRegistersAndL1) {
   EXPECT_EQ(tile.kBlock, c.kBlock);
   EXPECT_EQ(tile.packRowsAboveKiB, c.packAboveKiB);
   EXPECT_EQ(tile.columnsOutsideAboveKiB, c.columnsOutsideAboveKiB);
+  EXPECT_EQ(tile.rowBlockKiB, c.rowBlockKiB);
   // The tile and the panel fit the register file.
   unsigned lanes = c.cpu.vectorBits / 32;
   EXPECT_LE(tile.rows * tile.columns / lanes + tile.columns / lanes + 1,
@@ -51,10 +54,11 @@ TEST_P(RegisterTileTest, FillsTheRegistersAndL1) {
 
 INSTANTIATE_TEST_SUITE_P(
     Machines, RegisterTileTest,
-    ::testing::Values(RegisterTileCase{"zen3", zen3(), 6, 16, 512, 512, 256},
-                      RegisterTileCase{"sapphire_rapids", sapphireRapids(), 14,
-                                       32, 384, 2048, 1024},
-                      RegisterTileCase{"sse2", sse2(), 6, 8, 1024, 256, 128}),
+    ::testing::Values(
+        RegisterTileCase{"zen3", zen3(), 6, 16, 512, 512, 256, 256},
+        RegisterTileCase{"sapphire_rapids", sapphireRapids(), 14, 32, 384, 2048,
+                         1024, 1024},
+        RegisterTileCase{"sse2", sse2(), 6, 8, 1024, 256, 128, 128}),
     [](const auto &info) { return std::string(info.param.machine); });
 
 TEST(HeuristicsTest, StreamedMatmulKeepsOneAccumulatorPerRow) {

@@ -113,15 +113,19 @@ std::optional<Contraction> matchContraction(AffineForOp root) {
     return getAccessStride(load, j) == AccessStride::Invariant &&
            getAccessStride(load, i) != AccessStride::Invariant;
   };
-  // The panel is packed outside every parallel loop: it must not move with
-  // any of them.
+  // The panels are packed outside every parallel loop but the leading ones
+  // they move with (a batch, each with panels of its own).
+  unsigned numBatchLoops = 0;
   auto isPanel = [&](AffineLoadOp load) {
-    return getAccessStride(load, j) == AccessStride::Contiguous &&
-           getAccessStride(load, i) == AccessStride::Invariant &&
-           llvm::all_of(outer, [&](AffineForOp loop) {
-             return getAccessStride(load, loop.getInductionVar()) ==
-                    AccessStride::Invariant;
-           });
+    if (getAccessStride(load, j) != AccessStride::Contiguous ||
+        getAccessStride(load, i) != AccessStride::Invariant)
+      return false;
+    auto moves = [&](AffineForOp loop) {
+      return getAccessStride(load, loop.getInductionVar()) !=
+             AccessStride::Invariant;
+    };
+    numBatchLoops = llvm::find_if_not(outer, moves) - outer.begin();
+    return llvm::none_of(outer.drop_front(numBatchLoops), moves);
   };
   Contraction c{
       llvm::to_vector(outer),
@@ -142,6 +146,7 @@ std::optional<Contraction> matchContraction(AffineForOp root) {
   } else {
     return std::nullopt;
   }
+  c.numPanelBatchLoops = numBatchLoops;
   return c;
 }
 

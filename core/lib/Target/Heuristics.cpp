@@ -17,8 +17,14 @@ RegisterTile chooseRegisterTile(const CPUModel &cpu) {
           ? (cpu.numVectorRegisters - panelRegisters - 1) / panelRegisters
           : 1;
   unsigned kc = std::max(16u, cpu.l1CacheKiB * 1024 / (nr * 4));
-  return RegisterTile{std::max(1u, mr), nr, kc, cpu.l2CacheKiB,
-                      cpu.l2CacheKiB / 2};
+  RegisterTile tile;
+  tile.rows = std::max(1u, mr);
+  tile.columns = nr;
+  tile.kBlock = kc;
+  tile.packRowsAboveKiB = cpu.l2CacheKiB;
+  tile.columnsOutsideAboveKiB = cpu.l2CacheKiB / 2;
+  tile.rowBlockKiB = cpu.l2CacheKiB / 2;
+  return tile;
 }
 
 DepthwiseTile chooseDepthwiseTile(const CPUModel &cpu) {

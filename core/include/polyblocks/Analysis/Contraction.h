@@ -61,13 +61,18 @@ struct Contraction {
   mlir::affine::AffineLoadOp
       panelLoad; ///< moves with k and j (unit stride), not with i
   mlir::Type elementType;
+  /// How many of the outer loops, outermost first, the panel moves with
+  /// (the batch of a batched matmul: each batch has panels of its own);
+  /// it moves with none of the others.
+  unsigned numPanelBatchLoops = 0;
 };
 
 /// Matches the perfect nest rooted at `root`: zero-based unit-step loops
 /// whose innermost body is `C[..] = C[..] + X[..] * Y[..]` on f32 or f64,
 /// where C moves with the parallel loops and j (unit stride) but not with
 /// the reduction loops, X is a scalar per row (moves with i, not j) and Y
-/// a panel (moves with j at unit stride, with none of the parallel loops).
+/// a panel (moves with j at unit stride, not with i, and with none of the
+/// outer loops but a leading few: a batch).
 std::optional<Contraction> matchContraction(mlir::affine::AffineForOp root);
 
 } // namespace polyblocks

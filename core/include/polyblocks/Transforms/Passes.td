@@ -767,6 +767,33 @@ def PBRegisterTileContraction
     all of them (a 7x7x512 ResNet layer's 9 MiB of panels, from memory,
     once per output row).
 
+    A column factor may also move with the leading outer loops (a batched
+    matmul: attention's `K^T` and `V`, one per head). Each iteration of
+    those loops then packs its own panels before its tiles, into a buffer
+    on the stack of the thread that runs it (on the heap past 256 KiB).
+
+    A matmul whose column factor is a constant (a layer's weights) takes
+    the convolutions' path too: its panels packed at compile time, the
+    whole reduction per register tile (each tile of `C` loaded and stored
+    once, not once per k block), and its whole row tiles in blocks of as
+    many as keep the block's rows of `X` (rows x K) within `row-block-kib`
+    (default: half of L2), as even as possible:
+
+    ```mlir
+    affine.for %ib = 0 to BLOCKS {                 // row blocks
+      affine.for %jt = 0 to N step NR {            // every panel, streamed
+        affine.for %it = %ib * B to min(%ib * B + B, M - M % MR) step MR {
+          // one register tile over all of k
+        }
+        affine.if (%ib == BLOCKS - 1) { /* the M % MR rows left over */ }
+      }
+    }
+    ```
+
+    so the rows of `X` a block reads stay in cache while every panel
+    streams past them, where the k-blocked nest reads all of `X`'s k block
+    again for each panel. (Measured: bench/RESULTS.md, notes on the passes.)
+
     So the `MR x NR` block of `C` lives in vector registers across the
     whole `k` block, every loaded element of `Y` feeds `MR` multiply-adds,
     and the panels of `Y` are read from contiguous memory (packed once per
@@ -812,6 +839,10 @@ def PBRegisterTileContraction
            "size in KiB that a convolution's packed panels must outgrow for "
            "its column tiles to loop outside its output rows (default: 0, "
            "from the machine model: half of L2)">,
+    Option<"rowBlockKiB", "row-block-kib", "unsigned", /*default=*/"0",
+           "size in KiB of the row factor's rows (rows x K) that one row "
+           "block of a matmul by a constant reads (default: 0, from the "
+           "machine model: half of L2)">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",

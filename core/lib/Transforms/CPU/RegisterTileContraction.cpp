@@ -21,6 +21,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IntegerSet.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/Support/Debug.h"
 
@@ -49,6 +50,10 @@ constexpr int64_t kMinColumnTilesToPackRows = 4;
 /// The narrowest register tile's columns (one vector of 4 lanes).
 constexpr int64_t kMinColumns = 4;
 
+/// A batch's panels up to this size are packed on the stack of the thread
+/// that computes the batch; larger ones on the heap.
+constexpr int64_t kMaxStackPanelBytes = 256 * 1024;
+
 /// The shape of one register-tiled nest: what the pass decides for a
 /// contraction before it changes any IR.
 struct TilePlan {
@@ -73,9 +78,27 @@ struct TilePlan {
   bool columnsOutside;
   /// Bytes of all the packed panels of a convolution (K x N).
   int64_t panelBytes;
+  /// A matmul whose column factor is a constant: whole tiles of MR rows
+  /// taken `rowBlockTiles` at a time (the row factor's block stays in cache
+  /// while every column tile reads it), the whole reduction in one block,
+  /// the panels packed at compile time; 0 otherwise.
+  int64_t rowBlockTiles = 0;
+  int64_t numRowBlocks = 0;
   /// Rows in whole tiles of MR.
   int64_t getWholeRows() const { return m / mr * mr; }
 };
+
+/// Whether `memref` is a constant global with an initial value (whose
+/// panels can be packed at compile time).
+static bool isConstantGlobal(Value memref) {
+  auto getGlobal = memref.getDefiningOp<memref::GetGlobalOp>();
+  if (!getGlobal)
+    return false;
+  auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+      getGlobal, getGlobal.getNameAttr());
+  return global && global.getConstant() && global.getInitialValue() &&
+         global.getType().getLayout().isIdentity();
+}
 
 /// Plans the nest of `c` with `tile`, or nullopt when its columns are no
 /// multiple of 4.
@@ -109,23 +132,36 @@ static std::optional<TilePlan> planTile(Contraction &c,
     plan.kTrips.push_back(loop.getConstantUpperBound());
     plan.kTotal *= plan.kTrips.back();
   }
+  int64_t elementBytes = c.elementType.getIntOrFloatBitWidth() / 8;
   plan.blocked = c.outerLoops.empty() && c.kLoops.size() == 1;
+  // A matmul by a constant (a layer's weights) takes the convolutions'
+  // path: its panels packed at compile time, the whole reduction per tile
+  // (C loaded and stored once), and its row tiles in blocks whose part of
+  // the row factor stays in cache while the column tiles stream past.
+  int64_t wholeTiles = plan.m / plan.mr;
+  if (plan.blocked && wholeTiles != 0 &&
+      isConstantGlobal(c.panelLoad.getMemRef())) {
+    plan.blocked = false;
+    int64_t rowBytes = std::max<int64_t>(1, plan.kTotal * elementBytes);
+    int64_t maxTiles = std::max<int64_t>(1, int64_t(tile.rowBlockKiB) * 1024 /
+                                                rowBytes / plan.mr);
+    plan.numRowBlocks = llvm::divideCeil(wholeTiles, maxTiles);
+    plan.rowBlockTiles = llvm::divideCeil(wholeTiles, plan.numRowBlocks);
+  }
   // The largest k block up to `kBlock` that divides the trip count.
   plan.kc = plan.blocked
                 ? polyblocks::getLargestDivisorAtMost(plan.kTotal, tile.kBlock)
                 : plan.kTotal;
   // The row factor of a blocked matmul whose k block does not stay in cache
   // between column tiles, and that enough column tiles read.
-  plan.rowBlockBytes =
-      plan.m * plan.kc * int64_t(c.elementType.getIntOrFloatBitWidth() / 8);
+  plan.rowBlockBytes = plan.m * plan.kc * elementBytes;
   plan.packRows = plan.blocked &&
                   plan.rowBlockBytes > int64_t(tile.packRowsAboveKiB) * 1024 &&
                   plan.getWholeRows() != 0 &&
                   plan.n / plan.nr >= kMinColumnTilesToPackRows;
-  plan.panelBytes =
-      plan.kTotal * plan.n * int64_t(c.elementType.getIntOrFloatBitWidth() / 8);
+  plan.panelBytes = plan.kTotal * plan.n * elementBytes;
   plan.columnsOutside =
-      !plan.blocked && !c.outerLoops.empty() &&
+      !plan.blocked && !c.outerLoops.empty() && c.numPanelBatchLoops == 0 &&
       plan.panelBytes > int64_t(tile.columnsOutsideAboveKiB) * 1024;
   return plan;
 }
@@ -178,6 +214,10 @@ private:
   Value getConstantPanels();
   /// Packs the panels of column tile `jt` for the current block.
   void packPanels(OpBuilder &pb, Location pl, Value columnTile);
+  /// At the start of the innermost batch loop's `body`: packs the batch's
+  /// panels into a buffer of their own (on the stack up to
+  /// kMaxStackPanelBytes, else on the heap, freed at the end of the body).
+  void packBatchPanels(Block *body);
   /// rowPack[it / MR, k - kt, r] = X[it + r, k] for the whole row tiles of
   /// the current k block.
   void packRowSlivers();
@@ -414,6 +454,21 @@ Value TiledNestBuilder::getConstantPanels() {
                                      packedGlobal.getSymName());
 }
 
+void TiledNestBuilder::packBatchPanels(Block *body) {
+  auto packType =
+      MemRefType::get({plan.n / plan.nr, plan.kc, plan.nr}, c.elementType);
+  if (plan.panelBytes <= kMaxStackPanelBytes) {
+    pack = memref::AllocaOp::create(b, loc, packType, b.getI64IntegerAttr(64));
+  } else {
+    pack = memref::AllocOp::create(b, loc, packType, b.getI64IntegerAttr(64));
+    OpBuilder end = OpBuilder::atBlockTerminator(body);
+    b.setInsertionPoint(memref::DeallocOp::create(end, loc, pack));
+  }
+  auto packLoop = AffineForOp::create(b, loc, 0, plan.n, plan.nr);
+  OpBuilder pb = OpBuilder::atBlockBegin(packLoop.getBody());
+  packPanels(pb, loc, packLoop.getInductionVar());
+}
+
 void TiledNestBuilder::packRowSlivers() {
   auto tiles = AffineForOp::create(b, loc, 0, plan.getWholeRows(), plan.mr);
   OpBuilder tb = OpBuilder::atBlockBegin(tiles.getBody());
@@ -478,11 +533,12 @@ Operation *TiledNestBuilder::build() {
   // into a buffer on that thread's stack (KC x NR: 32 KiB at most with the
   // defaults); a convolution's panels are packed once, before the nest, into
   // one heap buffer for all of them.
-  if (!plan.blocked) {
+  bool batched = c.numPanelBatchLoops != 0;
+  if (!plan.blocked && !batched) {
     pack = getConstantPanels();
     packedAtCompileTime = bool(pack);
   }
-  if (!plan.blocked && !pack) {
+  if (!plan.blocked && !batched && !pack) {
     auto packType =
         MemRefType::get({plan.n / plan.nr, plan.kc, plan.nr}, c.elementType);
     pack = memref::AllocOp::create(b, loc, packType, b.getI64IntegerAttr(64));
@@ -509,7 +565,7 @@ Operation *TiledNestBuilder::build() {
     kt = kBlockLoop.getInductionVar();
     if (rowPack)
       packRowSlivers();
-  } else if (!packedAtCompileTime) {
+  } else if (!packedAtCompileTime && !batched) {
     auto packLoop = AffineForOp::create(b, loc, 0, plan.n, plan.nr);
     OpBuilder pb = OpBuilder::atBlockBegin(packLoop.getBody());
     packPanels(pb, loc, packLoop.getInductionVar());
@@ -523,12 +579,22 @@ Operation *TiledNestBuilder::build() {
   };
   if (plan.columnsOutside)
     createColumnTileLoop();
-  for (AffineForOp loop : c.outerLoops) {
+  for (auto [d, loop] : llvm::enumerate(c.outerLoops)) {
     auto copy = AffineForOp::create(b, loc, 0, loop.getConstantUpperBound(), 1);
     if (!nestRoot)
       nestRoot = copy;
     ivMap[loop.getInductionVar()] = copy.getInductionVar();
     b.setInsertionPointToStart(copy.getBody());
+    if (d + 1 == c.numPanelBatchLoops)
+      packBatchPanels(copy.getBody());
+  }
+  Value rowBlock;
+  if (plan.numRowBlocks > 1) {
+    auto blocks = AffineForOp::create(b, loc, 0, plan.numRowBlocks, 1);
+    if (!nestRoot)
+      nestRoot = blocks;
+    rowBlock = blocks.getInductionVar();
+    b.setInsertionPointToStart(blocks.getBody());
   }
   if (!plan.columnsOutside)
     createColumnTileLoop();
@@ -540,13 +606,36 @@ Operation *TiledNestBuilder::build() {
   }
   ivMap[c.jLoop.getInductionVar()] = jt;
 
-  // Whole tiles of MR rows, then one tile of the rows left over.
+  // Whole tiles of MR rows (those of this row block), then one tile of the
+  // rows left over (with the last row block).
   int64_t wholeRows = plan.getWholeRows();
-  auto iTile = AffineForOp::create(b, loc, 0, wholeRows, plan.mr);
+  AffineForOp iTile;
+  if (rowBlock) {
+    int64_t blockRows = plan.rowBlockTiles * plan.mr;
+    AffineExpr d0 = getAffineDimExpr(0, ctx);
+    iTile = AffineForOp::create(
+        b, loc, ValueRange{rowBlock}, AffineMap::get(1, 0, d0 * blockRows),
+        ValueRange{rowBlock},
+        AffineMap::get(
+            1, 0,
+            {d0 * blockRows + blockRows, getAffineConstantExpr(wholeRows, ctx)},
+            ctx),
+        plan.mr);
+  } else {
+    iTile = AffineForOp::create(b, loc, 0, wholeRows, plan.mr);
+  }
   OpBuilder tb = OpBuilder::atBlockBegin(iTile.getBody());
   emitTile(tb, iTile.getInductionVar(), plan.mr, bool(rowPack));
-  if (wholeRows != plan.m)
+  if (wholeRows != plan.m) {
+    if (rowBlock) {
+      auto last = IntegerSet::get(
+          1, 0, getAffineDimExpr(0, ctx) - (plan.numRowBlocks - 1), {true});
+      auto inLast = AffineIfOp::create(b, loc, last, ValueRange{rowBlock},
+                                       /*withElseRegion=*/false);
+      b.setInsertionPointToStart(inLast.getThenBlock());
+    }
     emitTile(b, b.getIndexAttr(wholeRows), plan.m - wholeRows, false);
+  }
   return nestRoot;
 }
 
@@ -576,8 +665,9 @@ static void recordTile(Operation *nestRoot, const Contraction &c,
   else
     os << "the whole reduction (" << kc
        << " iterations) in one block, the column factor packed "
-       << (packedAtCompileTime ? "at compile time (a constant)"
-                               : "once before the nest")
+       << (packedAtCompileTime         ? "at compile time (a constant)"
+           : c.numPanelBatchLoops != 0 ? "per batch, by the thread of the batch"
+                                       : "once before the nest")
        << "; "
        << (plan.columnsOutside ? "column tiles outside the output rows"
                                : "output rows outside the column tiles")
@@ -617,6 +707,8 @@ struct RegisterTileContractionPass
       tile.packRowsAboveKiB = cacheKiB;
     if (columnsOutsideKiB)
       tile.columnsOutsideAboveKiB = columnsOutsideKiB;
+    if (rowBlockKiB)
+      tile.rowBlockKiB = rowBlockKiB;
     for (AffineForOp root : polyblocks::getOutermostLoops(getOperation())) {
       std::optional<Contraction> c = matchContraction(root);
       if (!c)
