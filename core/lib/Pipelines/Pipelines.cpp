@@ -108,8 +108,9 @@ MachineModel PipelineOptions::getMachineModel() const {
 /// Rewrites of the tensor program that the reference lowering leaves out:
 /// convolutions channels-last on the CPU, transposes of activations moved
 /// until they cancel, transposes of weights and elementwise ops on constants
-/// evaluated, batch norms folded into the convolutions before them, chains
-/// of elementwise ops fused, padded tensors computed in place.
+/// evaluated, batch norms folded into the convolutions before them,
+/// contractions' loops collapsed into a matmul's, chains of elementwise ops
+/// fused, padded tensors computed in place.
 static void addTensorOptimizations(OpPassManager &pm,
                                    const PipelineOptions &options) {
   OpPassManager &fpm = pm.nest<func::FuncOp>();
@@ -119,6 +120,7 @@ static void addTensorOptimizations(OpPassManager &pm,
   fpm.addPass(createPBFoldConstantTransposes());
   fpm.addPass(createPBFoldConstantElementwise());
   fpm.addPass(createPBFoldScaleShift());
+  fpm.addPass(createPBCollapseContractionDims());
   fpm.addPass(createPBFuseElementwise());
   fpm.addPass(createPBPadInPlace());
   fpm.addPass(createCanonicalizerPass());

@@ -166,6 +166,73 @@ struct FoldTransposeIntoGeneric : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// If `op` transposes its one operand (a linalg.transpose, or a
+/// linalg.generic that only yields its input, read through a permutation
+/// and written in place), the map from its result's dims to its input's;
+/// else null.
+static AffineMap getTransposeReadMap(Operation *op) {
+  if (auto transpose = dyn_cast<linalg::TransposeOp>(op))
+    return transpose.hasPureTensorSemantics()
+               ? getInputFromResultMap(transpose.getPermutation(),
+                                       op->getContext())
+               : AffineMap();
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || !generic.hasPureTensorSemantics() ||
+      generic.getNumDpsInputs() != 1 || generic.getNumDpsInits() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops())
+    return {};
+  OpOperand *input = generic.getDpsInputOperand(0);
+  AffineMap read = generic.getMatchingIndexingMap(input);
+  if (!generic.getMatchingIndexingMap(generic.getDpsInitOperand(0))
+           .isIdentity() ||
+      !read.isPermutation())
+    return {};
+  Block &body = generic.getRegion().front();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  if (body.getOperations().size() != 1 ||
+      yield.getValues().front() != body.getArgument(0))
+    return {};
+  return read;
+}
+
+/// T(reduce(...)) -> reduce'(...): a reduction (a contraction) whose only
+/// reader transposes its result computes in the transposed layout instead,
+/// the transpose folded into its output map, accumulating onto the same
+/// fill in that layout. (Flax's attention computes softmax(QK^T) . V as
+/// [b, h, d, q], then transposes it to [b, q, h, d]: in the layout it is
+/// read in, the product has V's unit-stride d as its columns.)
+struct FoldTransposeIntoReduction : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics() || op.getNumReductionLoops() == 0 ||
+        op.getNumDpsInits() != 1 || !op->getResult(0).hasOneUse())
+      return failure();
+    Operation *reader = *op->getResult(0).getUsers().begin();
+    AffineMap readMap = getTransposeReadMap(reader);
+    auto fill = op.getDpsInits().front().getDefiningOp<linalg::FillOp>();
+    if (!readMap || !fill)
+      return failure();
+    auto type = cast<RankedTensorType>(reader->getResult(0).getType());
+    Location loc = op.getLoc();
+    Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                          type.getElementType());
+    Value init = linalg::FillOp::create(rewriter, loc, fill.getInputs(), empty)
+                     .getResult(0);
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    maps.back() = inversePermutation(readMap).compose(maps.back());
+    auto folded = linalg::GenericOp::create(rewriter, loc, TypeRange{type},
+                                            op.getInputs(), ValueRange{init},
+                                            maps, op.getIteratorTypesArray());
+    rewriter.inlineRegionBefore(op.getRegion(), folded.getRegion(),
+                                folded.getRegion().begin());
+    rewriter.replaceOp(reader, folded.getResults());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// pad(T(x)) -> T(pad'(x)), the pad amounts permuted; the padding value
 /// must not depend on the position.
 struct SinkTransposeThroughPad : OpRewritePattern<tensor::PadOp> {
@@ -207,7 +274,8 @@ struct PropagateTransposesPass
     MLIRContext *context = &getContext();
     RewritePatternSet patterns(context);
     patterns.add<SinkTransposeThroughElementwise>(context, /*benefit=*/2);
-    patterns.add<FoldTransposeIntoGeneric, SinkTransposeThroughPad>(context);
+    patterns.add<FoldTransposeIntoGeneric, FoldTransposeIntoReduction,
+                 SinkTransposeThroughPad>(context);
     // transpose(transpose(x)) -> x.
     linalg::TransposeOp::getCanonicalizationPatterns(patterns, context);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
