@@ -19,20 +19,20 @@
 // S4-NEXT:    }
 // S4-NOT:     omp.parallel
 // S4:         return
-func.func @matmul_then_small_then_large(%a: tensor<1030x1024xf32>, %b: tensor<1024x128xf32>, %c: tensor<8x8xf32>)
-    -> (tensor<1030x128xf32>, tensor<8x8xf32>) {
+func.func @matmul_then_small_then_large(%a: tensor<500x1024xf32>, %b: tensor<1024x256xf32>, %c: tensor<8x8xf32>)
+    -> (tensor<500x256xf32>, tensor<8x8xf32>) {
   %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<1030x128xf32>
-  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1030x128xf32>) -> tensor<1030x128xf32>
-  %m = linalg.matmul ins(%a, %b : tensor<1030x1024xf32>, tensor<1024x128xf32>) outs(%f : tensor<1030x128xf32>) -> tensor<1030x128xf32>
+  %e = tensor.empty() : tensor<500x256xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<500x256xf32>) -> tensor<500x256xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<500x1024xf32>, tensor<1024x256xf32>) outs(%f : tensor<500x256xf32>) -> tensor<500x256xf32>
   %e8 = tensor.empty() : tensor<8x8xf32>
   %s = linalg.exp ins(%c : tensor<8x8xf32>) outs(%e8 : tensor<8x8xf32>) -> tensor<8x8xf32>
   %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
                        iterator_types = ["parallel", "parallel"]}
-      ins(%m : tensor<1030x128xf32>) outs(%e : tensor<1030x128xf32>) {
+      ins(%m : tensor<500x256xf32>) outs(%e : tensor<500x256xf32>) {
   ^bb0(%x: f32, %o: f32):
     %z = arith.maximumf %x, %zero : f32
     linalg.yield %z : f32
-  } -> tensor<1030x128xf32>
-  return %r, %s : tensor<1030x128xf32>, tensor<8x8xf32>
+  } -> tensor<500x256xf32>
+  return %r, %s : tensor<500x256xf32>, tensor<8x8xf32>
 }

@@ -46,6 +46,7 @@ TEST_P(RegisterTileTest, FillsTheRegistersAndL1) {
   EXPECT_EQ(tile.packRowsAboveKiB, c.packAboveKiB);
   EXPECT_EQ(tile.columnsOutsideAboveKiB, c.columnsOutsideAboveKiB);
   EXPECT_EQ(tile.rowBlockKiB, c.rowBlockKiB);
+  EXPECT_EQ(tile.threads, c.cpu.numThreads);
   // The tile and the panel fit the register file.
   unsigned lanes = c.cpu.vectorBits / 32;
   EXPECT_LE(tile.rows * tile.columns / lanes + tile.columns / lanes + 1,

@@ -24,6 +24,7 @@ RegisterTile chooseRegisterTile(const CPUModel &cpu) {
   tile.packRowsAboveKiB = cpu.l2CacheKiB;
   tile.columnsOutsideAboveKiB = cpu.l2CacheKiB / 2;
   tile.rowBlockKiB = cpu.l2CacheKiB / 2;
+  tile.threads = std::max(1u, cpu.numThreads);
   return tile;
 }
 

@@ -248,3 +248,26 @@ func.func @large_enough_function(%a: memref<256x256xf32>, %b: memref<256x256xf32
   }
   return
 }
+
+// -----
+
+// Blocks of tiles (pb-register-tile-contraction's row blocks): the inner
+// loop's bounds depend on the block, (b * 73) floordiv 14 to (b * 73 + 73)
+// floordiv 14, 5 or 6 iterations; its trip count is counted as their mean
+// over the 14 blocks, rounded up (6), not as 1: 14 x 6 x 1024 = 86016
+// iterations of work, enough for threads; the blocks write rows of their
+// own, so the blocks loop runs in parallel.
+// CHECK-LABEL: func @blocks_of_tiles
+// CHECK:         affine.parallel (%{{.*}}) = (0) to (14) {
+// CHECK:         work = 86016 : i64
+func.func @blocks_of_tiles(%in: memref<73x1024xf32>, %out: memref<73x1024xf32>) {
+  affine.for %b = 0 to 14 {
+    affine.for %t = affine_map<(d0) -> ((d0 * 73) floordiv 14)>(%b) to affine_map<(d0) -> ((d0 * 73 + 73) floordiv 14)>(%b) {
+      affine.for %j = 0 to 1024 {
+        %v = affine.load %in[%t, %j] : memref<73x1024xf32>
+        affine.store %v, %out[%t, %j] : memref<73x1024xf32>
+      }
+    }
+  }
+  return
+}

@@ -40,6 +40,9 @@ struct RegisterTile {
   /// row factor (rows x K) fits in this many KiB (half of one core's L2):
   /// it stays there while every column tile reads it.
   unsigned rowBlockKiB;
+  /// Threads the row blocks are shared among (their count is rounded up to
+  /// a multiple of it).
+  unsigned threads;
 };
 
 /// NR is two vectors of f32 lanes; the MR x NR accumulators take every

@@ -809,24 +809,34 @@ def PBRegisterTileContraction
     A matmul whose column factor is a constant (a layer's weights) takes
     the convolutions' path too: its panels packed at compile time, the
     whole reduction per register tile (each tile of `C` loaded and stored
-    once, not once per k block), and its whole row tiles in blocks of as
-    many as keep the block's rows of `X` (rows x K) within `row-block-kib`
-    (default: half of L2), as even as possible:
+    once, not once per k block), and its T whole row tiles in blocks,
+    as many as keep a block's rows of `X` (rows x K) within `row-block-kib`
+    (default: half of L2), rounded up to a multiple of the threads, their
+    tiles as even as can be:
 
     ```mlir
-    affine.for %ib = 0 to BLOCKS {                 // row blocks
+    affine.for %b = 0 to B {                       // row blocks
       affine.for %jt = 0 to N step NR {            // every panel, streamed
-        affine.for %it = %ib * B to min(%ib * B + B, M - M % MR) step MR {
-          // one register tile over all of k
+        affine.for %t = (%b * T) floordiv B to (%b * T + T) floordiv B {
+          // one register tile over all of k, rows %t * MR + r
         }
-        affine.if (%ib == BLOCKS - 1) { /* the M % MR rows left over */ }
+        affine.if (%b == B - 1) { /* the M % MR rows left over */ }
       }
     }
     ```
 
+    (the tile loop walks tile numbers with unit step: dependence analysis
+    ignores loop steps, and over rows with step MR it cannot tell that the
+    blocks write rows of their own, which keeps them from running in
+    parallel)
+
     so the rows of `X` a block reads stay in cache while every panel
     streams past them, where the k-blocked nest reads all of `X`'s k block
-    again for each panel. (Measured: bench/RESULTS.md, notes on the passes.)
+    again for each panel. A matmul by an argument takes the same nest when
+    it has 512 rows or more and more than one row block, its panels packed
+    once before it into a heap buffer (up to 32 MiB of them); with fewer
+    rows, that copy through memory costs more than it saves. (Measured:
+    bench/RESULTS.md, notes on the passes.)
 
     So the `MR x NR` block of `C` lives in vector registers across the
     whole `k` block, every loaded element of `Y` feeds `MR` multiply-adds,

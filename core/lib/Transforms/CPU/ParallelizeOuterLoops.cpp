@@ -31,7 +31,9 @@ namespace {
 
 /// The trip count of `loop` when it is a constant; for a loop with a min
 /// upper bound (a tile clipped at the end of its dimension), the full
-/// tile's: the smallest constant among the candidates.
+/// tile's: the smallest constant among the candidates; for bounds that
+/// depend on one enclosing loop of constant bounds (a block of tiles), the
+/// mean over that loop's iterations, rounded up.
 static std::optional<uint64_t> getTripCount(AffineForOp loop) {
   if (std::optional<uint64_t> trips = getConstantTripCount(loop))
     return trips;
@@ -40,6 +42,28 @@ static std::optional<uint64_t> getTripCount(AffineForOp loop) {
   getTripCountMapAndOperands(loop, &map, &operands);
   if (!map || map.getNumResults() == 0)
     return std::nullopt;
+  if (map.getNumResults() == 1 && operands.size() == 1 &&
+      map.getNumDims() == 1) {
+    AffineForOp outer = getForInductionVarOwner(operands.front());
+    if (outer && outer.hasConstantBounds() &&
+        outer.getConstantUpperBound() - outer.getConstantLowerBound() <= 4096) {
+      uint64_t total = 0, count = 0;
+      for (int64_t iv = outer.getConstantLowerBound();
+           iv < outer.getConstantUpperBound(); iv += outer.getStepAsInt()) {
+        SmallVector<int64_t> result;
+        AffineExpr expr = map.getResult(0).replaceDims(
+            {getAffineConstantExpr(iv, loop.getContext())});
+        auto constant =
+            dyn_cast<AffineConstantExpr>(simplifyAffineExpr(expr, 0, 0));
+        if (!constant)
+          return std::nullopt;
+        total += std::max<int64_t>(0, constant.getValue());
+        ++count;
+      }
+      if (count != 0)
+        return llvm::divideCeil(total, count);
+    }
+  }
   std::optional<uint64_t> smallest;
   for (AffineExpr result : map.getResults()) {
     auto constant = dyn_cast<AffineConstantExpr>(result);

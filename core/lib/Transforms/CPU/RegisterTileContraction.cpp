@@ -54,6 +54,16 @@ constexpr int64_t kMinColumns = 4;
 /// that computes the batch; larger ones on the heap.
 constexpr int64_t kMaxStackPanelBytes = 256 * 1024;
 
+/// The most bytes of panels a matmul by an argument packs at once, before
+/// its nest, into one heap buffer (glibc's allocator keeps blocks up to 32
+/// MiB for reuse rather than mapping them anew on every call).
+constexpr int64_t kMaxPanelBufferBytes = 32 * 1024 * 1024;
+
+/// A matmul by an argument packs all its panels before the nest only with
+/// this many rows or more (measured: 1024 rows by 3072 x 768 15.3 -> 13.6
+/// ms, 128 rows by it 1.70 -> 2.08 ms; bench/RESULTS.md).
+constexpr int64_t kMinRowsToPackPanels = 512;
+
 /// The shape of one register-tiled nest: what the pass decides for a
 /// contraction before it changes any IR.
 struct TilePlan {
@@ -78,11 +88,11 @@ struct TilePlan {
   bool columnsOutside;
   /// Bytes of all the packed panels of a convolution (K x N).
   int64_t panelBytes;
-  /// A matmul whose column factor is a constant: whole tiles of MR rows
-  /// taken `rowBlockTiles` at a time (the row factor's block stays in cache
-  /// while every column tile reads it), the whole reduction in one block,
-  /// the panels packed at compile time; 0 otherwise.
-  int64_t rowBlockTiles = 0;
+  /// A matmul by a constant (or by an argument, with many rows): its whole
+  /// tiles of MR rows in `numRowBlocks` blocks (the row factor's block stays
+  /// in cache while every column tile reads it), block b taking tiles
+  /// [b * T / numRowBlocks, (b + 1) * T / numRowBlocks) of the T; the whole
+  /// reduction in one block. 0 otherwise.
   int64_t numRowBlocks = 0;
   /// Rows in whole tiles of MR.
   int64_t getWholeRows() const { return m / mr * mr; }
@@ -137,16 +147,30 @@ static std::optional<TilePlan> planTile(Contraction &c,
   // A matmul by a constant (a layer's weights) takes the convolutions'
   // path: its panels packed at compile time, the whole reduction per tile
   // (C loaded and stored once), and its row tiles in blocks whose part of
-  // the row factor stays in cache while the column tiles stream past.
+  // the row factor stays in cache while the column tiles stream past. So
+  // does a matmul by an argument with more than one row block and at least
+  // kMinRowsToPackPanels rows, its panels packed once before the nest (up
+  // to kMaxPanelBufferBytes of them); with fewer rows the copy of all the
+  // panels through memory costs more than it saves.
   int64_t wholeTiles = plan.m / plan.mr;
-  if (plan.blocked && wholeTiles != 0 &&
-      isConstantGlobal(c.panelLoad.getMemRef())) {
-    plan.blocked = false;
+  if (plan.blocked && wholeTiles != 0) {
     int64_t rowBytes = std::max<int64_t>(1, plan.kTotal * elementBytes);
     int64_t maxTiles = std::max<int64_t>(1, int64_t(tile.rowBlockKiB) * 1024 /
                                                 rowBytes / plan.mr);
-    plan.numRowBlocks = llvm::divideCeil(wholeTiles, maxTiles);
-    plan.rowBlockTiles = llvm::divideCeil(wholeTiles, plan.numRowBlocks);
+    // As many blocks as the cache needs, rounded up to a multiple of the
+    // threads (each takes as many tiles when the blocks are shared out).
+    int64_t numRowBlocks = llvm::divideCeil(wholeTiles, maxTiles);
+    int64_t threads = std::max<int64_t>(1, tile.threads);
+    if (numRowBlocks > 1)
+      numRowBlocks = std::min<int64_t>(
+          wholeTiles, llvm::divideCeil(numRowBlocks, threads) * threads);
+    bool constant = isConstantGlobal(c.panelLoad.getMemRef());
+    if (constant ||
+        (numRowBlocks > 1 && plan.m >= kMinRowsToPackPanels &&
+         plan.kTotal * plan.n * elementBytes <= kMaxPanelBufferBytes)) {
+      plan.blocked = false;
+      plan.numRowBlocks = numRowBlocks;
+    }
   }
   // The largest k block up to `kBlock` that divides the trip count.
   plan.kc = plan.blocked
@@ -609,23 +633,28 @@ Operation *TiledNestBuilder::build() {
   // Whole tiles of MR rows (those of this row block), then one tile of the
   // rows left over (with the last row block).
   int64_t wholeRows = plan.getWholeRows();
-  AffineForOp iTile;
   if (rowBlock) {
-    int64_t blockRows = plan.rowBlockTiles * plan.mr;
+    // Tiles [b * T / B, (b + 1) * T / B) of block b, as even as can be; the
+    // loop walks tile numbers with unit step (dependence analysis ignores
+    // steps: over rows, with step MR, it could not tell that the blocks
+    // write rows of their own, and the blocks would not run in parallel).
+    int64_t tiles = wholeRows / plan.mr, blocks = plan.numRowBlocks;
     AffineExpr d0 = getAffineDimExpr(0, ctx);
-    iTile = AffineForOp::create(
-        b, loc, ValueRange{rowBlock}, AffineMap::get(1, 0, d0 * blockRows),
+    auto tileLoop = AffineForOp::create(
+        b, loc, ValueRange{rowBlock},
+        AffineMap::get(1, 0, (d0 * tiles).floorDiv(blocks)),
         ValueRange{rowBlock},
-        AffineMap::get(
-            1, 0,
-            {d0 * blockRows + blockRows, getAffineConstantExpr(wholeRows, ctx)},
-            ctx),
-        plan.mr);
+        AffineMap::get(1, 0, (d0 * tiles + tiles).floorDiv(blocks)));
+    OpBuilder tb = OpBuilder::atBlockBegin(tileLoop.getBody());
+    Value rowBase =
+        AffineApplyOp::create(tb, loc, AffineMap::get(1, 0, d0 * plan.mr),
+                              ValueRange{tileLoop.getInductionVar()});
+    emitTile(tb, rowBase, plan.mr, bool(rowPack));
   } else {
-    iTile = AffineForOp::create(b, loc, 0, wholeRows, plan.mr);
+    auto iTile = AffineForOp::create(b, loc, 0, wholeRows, plan.mr);
+    OpBuilder tb = OpBuilder::atBlockBegin(iTile.getBody());
+    emitTile(tb, iTile.getInductionVar(), plan.mr, bool(rowPack));
   }
-  OpBuilder tb = OpBuilder::atBlockBegin(iTile.getBody());
-  emitTile(tb, iTile.getInductionVar(), plan.mr, bool(rowPack));
   if (wholeRows != plan.m) {
     if (rowBlock) {
       auto last = IntegerSet::get(
