@@ -60,8 +60,8 @@ constexpr int64_t kMaxStackPanelBytes = 256 * 1024;
 constexpr int64_t kMaxPanelBufferBytes = 32 * 1024 * 1024;
 
 /// A matmul by an argument packs all its panels before the nest only with
-/// this many rows or more (measured: 1024 rows by 3072 x 768 15.3 -> 13.6
-/// ms, 128 rows by it 1.70 -> 2.08 ms; bench/RESULTS.md).
+/// this many rows or more (measured, bench/RESULTS.md: 1024 rows by 3072 x
+/// 768 gain, 15.0 -> 13.3 ms; 128 rows by it lose, 1.73 -> 2.17 ms).
 constexpr int64_t kMinRowsToPackPanels = 512;
 
 /// The shape of one register-tiled nest: what the pass decides for a
@@ -703,6 +703,11 @@ static void recordTile(Operation *nestRoot, const Contraction &c,
        << " (its panels' " << plan.panelBytes / 1024 << " KiB "
        << (plan.columnsOutside ? "outgrow" : "fit in") << " "
        << tile.columnsOutsideAboveKiB << " KiB of cache)";
+  if (plan.numRowBlocks > 1)
+    os << "; the " << m / mr << " row tiles in " << plan.numRowBlocks
+       << " blocks (a block's rows of the row factor within "
+       << tile.rowBlockKiB << " KiB, a multiple of " << tile.threads
+       << " threads)";
   Builder b(nestRoot->getContext());
   SmallVector<std::pair<StringRef, Attribute>> fields{
       {"rows", b.getI64IntegerAttr(mr)},
@@ -713,6 +718,8 @@ static void recordTile(Operation *nestRoot, const Contraction &c,
     fields.push_back({"columns_outside", b.getBoolAttr(plan.columnsOutside)});
     fields.push_back(
         {"packed_at_compile_time", b.getBoolAttr(packedAtCompileTime)});
+    fields.push_back({"row_blocks", b.getI64IntegerAttr(std::max<int64_t>(
+                                        1, plan.numRowBlocks))});
   }
   polyblocks::recordDecision(nestRoot, DEBUG_TYPE, summary, fields);
 }
