@@ -36,9 +36,10 @@ struct RegisterTile {
   /// that each panel is read from L2 by every row rather than all of them
   /// from memory by each row (3x3 convolutions of 256 and 512 channels).
   unsigned columnsOutsideAboveKiB;
-  /// A matmul by a constant takes its row tiles in blocks whose part of the
-  /// row factor (rows x K) fits in this many KiB (half of one core's L2):
-  /// it stays there while every column tile reads it.
+  /// A matmul by a constant (or by an argument, with many rows) takes its
+  /// row tiles in blocks whose part of the row factor (rows x K) fits in
+  /// this many KiB (half of one core's L2): it stays there while every
+  /// column tile reads it.
   unsigned rowBlockKiB;
   /// Threads the row blocks are shared among (their count is rounded up to
   /// a multiple of it).
@@ -50,8 +51,8 @@ struct RegisterTile {
 /// broadcast row value (6 x 16 with AVX2's 16 registers, as BLIS's Haswell
 /// kernel; 14 x 32 with AVX-512's 32); KC makes the packed KC x NR panel
 /// fill L1d (at least 16); a convolution's panels go column tile by column
-/// tile past half of L2; a matmul by a constant takes its rows in blocks
-/// of half of L2.
+/// tile past half of L2; a row-blocked matmul takes its rows in blocks of
+/// half of L2, as many as a multiple of the threads.
 RegisterTile chooseRegisterTile(const CPUModel &cpu);
 
 /// The register tile of a depthwise convolution (pb-register-tile-depthwise):

@@ -50,7 +50,6 @@ static std::optional<uint64_t> getTripCount(AffineForOp loop) {
       uint64_t total = 0, count = 0;
       for (int64_t iv = outer.getConstantLowerBound();
            iv < outer.getConstantUpperBound(); iv += outer.getStepAsInt()) {
-        SmallVector<int64_t> result;
         AffineExpr expr = map.getResult(0).replaceDims(
             {getAffineConstantExpr(iv, loop.getContext())});
         auto constant =

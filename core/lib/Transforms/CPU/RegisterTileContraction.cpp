@@ -55,8 +55,10 @@ constexpr int64_t kMinColumns = 4;
 constexpr int64_t kMaxStackPanelBytes = 256 * 1024;
 
 /// The most bytes of panels a matmul by an argument packs at once, before
-/// its nest, into one heap buffer (glibc's allocator keeps blocks up to 32
-/// MiB for reuse rather than mapping them anew on every call).
+/// its nest, into one heap buffer: glibc's malloc keeps freed blocks up to
+/// 32 MiB (its largest mmap threshold) for reuse rather than mapping them
+/// anew on every call (a 9 MiB buffer: no page fault per call; measured in
+/// bench/RESULTS.md).
 constexpr int64_t kMaxPanelBufferBytes = 32 * 1024 * 1024;
 
 /// A matmul by an argument packs all its panels before the nest only with
@@ -98,16 +100,18 @@ struct TilePlan {
   int64_t getWholeRows() const { return m / mr * mr; }
 };
 
-/// Whether `memref` is a constant global with an initial value (whose
-/// panels can be packed at compile time).
-static bool isConstantGlobal(Value memref) {
+/// The constant global with an initial value and an identity layout that
+/// `memref` reads (whose panels can be packed at compile time), or null.
+static memref::GlobalOp getConstantGlobal(Value memref) {
   auto getGlobal = memref.getDefiningOp<memref::GetGlobalOp>();
   if (!getGlobal)
-    return false;
+    return nullptr;
   auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
       getGlobal, getGlobal.getNameAttr());
-  return global && global.getConstant() && global.getInitialValue() &&
-         global.getType().getLayout().isIdentity();
+  if (!global || !global.getConstant() || !global.getInitialValue() ||
+      !global.getType().getLayout().isIdentity())
+    return nullptr;
+  return global;
 }
 
 /// Plans the nest of `c` with `tile`, or nullopt when its columns are no
@@ -164,8 +168,7 @@ static std::optional<TilePlan> planTile(Contraction &c,
     if (numRowBlocks > 1)
       numRowBlocks = std::min<int64_t>(
           wholeTiles, llvm::divideCeil(numRowBlocks, threads) * threads);
-    bool constant = isConstantGlobal(c.panelLoad.getMemRef());
-    if (constant ||
+    if (getConstantGlobal(c.panelLoad.getMemRef()) ||
         (numRowBlocks > 1 && plan.m >= kMinRowsToPackPanels &&
          plan.kTotal * plan.n * elementBytes <= kMaxPanelBufferBytes)) {
       plan.blocked = false;
@@ -251,6 +254,11 @@ private:
   void emitTile(OpBuilder &tb, OpFoldResult rowBase, int64_t tileRows,
                 bool packed);
 
+  /// The packed panels of the whole reduction (or of one k block):
+  /// [N / NR, KC, NR].
+  MemRefType getPanelsType() const {
+    return MemRefType::get({plan.n / plan.nr, plan.kc, plan.nr}, c.elementType);
+  }
   /// Row `rowBase` + r as an index value.
   Value rowIndex(OpBuilder &rb, OpFoldResult rowBase, int64_t r);
   /// rowPack[it / MR, k - kt, r] with operands (it, k, kt).
@@ -371,13 +379,8 @@ void TiledNestBuilder::packPanels(OpBuilder &pb, Location pl,
 }
 
 Value TiledNestBuilder::getConstantPanels() {
-  auto getGlobal = c.panelLoad.getMemRef().getDefiningOp<memref::GetGlobalOp>();
-  if (!getGlobal)
-    return nullptr;
-  auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
-      getGlobal, getGlobal.getNameAttr());
-  if (!global || !global.getConstant() || !global.getInitialValue() ||
-      !global.getType().getLayout().isIdentity())
+  memref::GlobalOp global = getConstantGlobal(c.panelLoad.getMemRef());
+  if (!global)
     return nullptr;
   auto init = dyn_cast<ElementsAttr>(*global.getInitialValue());
   std::optional<int64_t> elementBytes =
@@ -461,8 +464,7 @@ Value TiledNestBuilder::getConstantPanels() {
     }
   }
 
-  auto packType =
-      MemRefType::get({plan.n / plan.nr, plan.kTotal, plan.nr}, c.elementType);
+  MemRefType packType = getPanelsType();
   auto tensorType = RankedTensorType::get(packType.getShape(), c.elementType);
   std::string name = (global.getSymName() + "_packed").str();
   OpBuilder gb(global);
@@ -479,8 +481,7 @@ Value TiledNestBuilder::getConstantPanels() {
 }
 
 void TiledNestBuilder::packBatchPanels(Block *body) {
-  auto packType =
-      MemRefType::get({plan.n / plan.nr, plan.kc, plan.nr}, c.elementType);
+  MemRefType packType = getPanelsType();
   if (plan.panelBytes <= kMaxStackPanelBytes) {
     pack = memref::AllocaOp::create(b, loc, packType, b.getI64IntegerAttr(64));
   } else {
@@ -555,17 +556,17 @@ Operation *TiledNestBuilder::build() {
   // panel lie a whole row of Y apart and collide in the same cache sets. A
   // k block's panel is packed and used by the thread of its column tile,
   // into a buffer on that thread's stack (KC x NR: 32 KiB at most with the
-  // defaults); a convolution's panels are packed once, before the nest, into
-  // one heap buffer for all of them.
+  // defaults). Otherwise a constant's panels are packed at compile time;
+  // a batch's by its thread at the start of the batch (packBatchPanels);
+  // the others once, before the nest, into one heap buffer for all of them.
   bool batched = c.numPanelBatchLoops != 0;
   if (!plan.blocked && !batched) {
     pack = getConstantPanels();
     packedAtCompileTime = bool(pack);
   }
   if (!plan.blocked && !batched && !pack) {
-    auto packType =
-        MemRefType::get({plan.n / plan.nr, plan.kc, plan.nr}, c.elementType);
-    pack = memref::AllocOp::create(b, loc, packType, b.getI64IntegerAttr(64));
+    pack = memref::AllocOp::create(b, loc, getPanelsType(),
+                                   b.getI64IntegerAttr(64));
     b.setInsertionPoint(memref::DeallocOp::create(b, loc, pack));
   }
   // The row factor's slivers of MR rows, k-major: the MR broadcasts of one
@@ -635,9 +636,11 @@ Operation *TiledNestBuilder::build() {
   int64_t wholeRows = plan.getWholeRows();
   if (rowBlock) {
     // Tiles [b * T / B, (b + 1) * T / B) of block b, as even as can be; the
-    // loop walks tile numbers with unit step (dependence analysis ignores
-    // steps: over rows, with step MR, it could not tell that the blocks
-    // write rows of their own, and the blocks would not run in parallel).
+    // loop walks tile numbers with unit step: upstream's dependence analysis
+    // keeps a loop's step only when its lower bound is a constant, and over
+    // rows from b * T / B * MR with step MR it cannot tell that the blocks
+    // write rows of their own (neither the blocks nor their tiles would run
+    // in parallel, `-affine-parallelize` shows the same).
     int64_t tiles = wholeRows / plan.mr, blocks = plan.numRowBlocks;
     AffineExpr d0 = getAffineDimExpr(0, ctx);
     auto tileLoop = AffineForOp::create(
