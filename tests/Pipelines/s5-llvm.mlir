@@ -3,8 +3,10 @@
 // RUN: %pb-opt %s -split-input-file --pb-s5-pipeline | mlir-translate -split-input-file --mlir-to-llvmir | FileCheck %s --check-prefix=LLVMIR
 
 // Tests for S5 (pb-s5-pipeline) on S4 output: everything becomes the llvm
-// dialect (the OpenMP ops of parallel loops stay, with llvm types, for the
-// translation to LLVM IR, which turns them into OpenMP runtime calls).
+// dialect. A parallel region without OpenMP ops inside (the output of
+// pb-barrier-free-worksharing) becomes a function the PolyBlocks thread pool
+// runs; the OpenMP ops of other parallel loops stay, with llvm types, for the
+// translation to LLVM IR, which turns them into OpenMP runtime calls.
 
 // Nothing but llvm (and omp) ops remains.
 // ONLYLLVM-NOT: func.func
@@ -178,5 +180,36 @@ func.func @bf16_memory_stays_bf16(%a: memref<16xbf16>, %out: memref<16xf32>) -> 
   %f = arith.bitcast %s : i32 to f32
   memref.store %f, %out[%c0] : memref<16xf32>
   memref.store %v, %a[%c0] : memref<16xbf16>
+  return %ok : i32
+}
+
+// -----
+
+// A region whose threads never meet at a barrier runs on the thread pool:
+// the region is a function of (context, thread), omp_get_thread_num() its
+// thread argument.
+
+// CHECK-LABEL: llvm.func @barrier_free_region_runs_on_the_thread_pool
+// CHECK:         %[[CONTEXT:.*]] = llvm.alloca {{.*}} x !llvm.struct<(struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>)>
+// CHECK:         llvm.call @__pb_parallel_run_v1({{.*}}, %[[CONTEXT]])
+// CHECK-NOT:     omp.
+// CHECK:         llvm.return
+// CHECK-LABEL: llvm.func internal @barrier_free_region_runs_on_the_thread_pool.parallel0
+// CHECK-SAME:    (%{{.*}}: !llvm.ptr, %[[THREAD:.*]]: i32)
+// CHECK:         llvm.sext %[[THREAD]]
+// LLVMIR-LABEL: define i32 @barrier_free_region_runs_on_the_thread_pool(
+// LLVMIR:         call void @__pb_parallel_run_v1(ptr @barrier_free_region_runs_on_the_thread_pool.parallel0, ptr
+// LLVMIR:       define internal void @barrier_free_region_runs_on_the_thread_pool.parallel0(ptr %0, i32 %1)
+// LLVMIR-NOT:     __kmpc
+func.func private @omp_get_thread_num() -> i32
+func.func @barrier_free_region_runs_on_the_thread_pool(%out: memref<64xi64>) -> i32 {
+  %ok = arith.constant 0 : i32
+  omp.parallel {
+    %t = func.call @omp_get_thread_num() : () -> i32
+    %i = arith.index_cast %t : i32 to index
+    %v = arith.extsi %t : i32 to i64
+    memref.store %v, %out[%i] : memref<64xi64>
+    omp.terminator
+  }
   return %ok : i32
 }

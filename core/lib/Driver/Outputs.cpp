@@ -156,11 +156,13 @@ llvm::Error renderOutput(ModuleOp module, const OutputKind &kind,
   auto tm = createCPUTargetMachine(options.getCPUTarget());
   if (!tm)
     return tm.takeError();
-  // The function and the parallel regions OpenMP outlines from it (named
-  // `<function>..omp_par...`).
+  // The function, the parallel regions outlined from it (named
+  // `<function>.parallel<n>`, or `<function>..omp_par...` by OpenMP) and the
+  // helpers they call (`__pb_...`: the work claims, the thread pool).
   std::string prefix = function ? function->str() + "." : "";
   auto keep = [&](StringRef name) {
-    return name == *function || name.starts_with(prefix);
+    return name == *function || name.starts_with(prefix) ||
+           name.starts_with("__pb_");
   };
   CodeKind code = kind.kind == OutputKind::LLVMIR     ? CodeKind::LLVMIR
                   : kind.kind == OutputKind::Assembly ? CodeKind::Assembly

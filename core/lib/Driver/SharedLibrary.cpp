@@ -66,6 +66,9 @@ Expected<std::string> linkSharedLibrary(ArrayRef<char> object,
   std::vector<std::string> args = {driver, "-shared", "-o",
                                    libraryPath.str().str(), *objectPath};
   if (options.openmp) {
+    // The thread pool the object carries starts POSIX threads; loops the
+    // pool cannot run fork through OpenMP.
+    args.push_back("-pthread");
     StringRef libomp = POLYBLOCKS_LIBOMP_PATH;
     std::string dir = sys::path::parent_path(libomp).str();
     args.push_back(libomp.str());

@@ -10,6 +10,9 @@
 
 using namespace mlir;
 
+extern "C" void __pb_parallel_run_v1(void (*region)(void *, int32_t),
+                                     void *context);
+
 namespace polyblocks {
 
 JitModule::JitModule(std::unique_ptr<ExecutionEngine> engine)
@@ -34,6 +37,16 @@ JitModule::create(ModuleOp llvmDialectModule, const PipelineOptions &options) {
       ExecutionEngine::create(llvmDialectModule, engineOptions, std::move(*tm));
   if (!engine)
     return engine.takeError();
+  // Parallel regions run on the thread pool built into this library (not a
+  // copy in the JIT's code, which goes away with the module while the
+  // workers stay).
+  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    symbols[interner(kThreadPoolEntry)] = {
+        llvm::orc::ExecutorAddr::fromPtr(&__pb_parallel_run_v1),
+        llvm::JITSymbolFlags::Exported};
+    return symbols;
+  });
   return std::unique_ptr<JitModule>(new JitModule(std::move(*engine)));
 }
 

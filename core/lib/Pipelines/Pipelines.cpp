@@ -428,6 +428,8 @@ static void addHostLowering(OpPassManager &pm) {
   // omp -> llvm, last (it needs the converted types of everything inside)
   pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  // Regions without barriers -> functions PolyBlocks' thread pool runs
+  pm.addPass(createPBOutlineParallelRegions());
   pm.addPass(createCanonicalizerPass());
 }
 

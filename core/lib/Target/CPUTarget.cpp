@@ -7,15 +7,20 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/Linker/Linker.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
 #include <thread>
+
+#include "polyblocks/Target/ThreadPoolIR.inc"
 
 using namespace mlir;
 
@@ -135,6 +140,28 @@ CPUModel getCPUModel(llvm::TargetMachine &tm, bool host) {
   return cpu;
 }
 
+/// Links the thread pool (runtime/lib/ThreadPool.c) into `module` if its
+/// code runs parallel regions (pb-outline-parallel-regions): its definitions
+/// are weak, so the copies of several objects merge into one pool.
+static llvm::Error linkThreadPool(llvm::Module &module) {
+  llvm::Function *run = module.getFunction(kThreadPoolEntry);
+  if (!run || !run->isDeclaration())
+    return llvm::Error::success();
+  llvm::SMDiagnostic diagnostic;
+  std::unique_ptr<llvm::Module> pool =
+      llvm::parseIR(llvm::MemoryBufferRef(kThreadPoolIR, "ThreadPool.ll"),
+                    diagnostic, module.getContext());
+  if (!pool)
+    return llvm::createStringError("the thread pool's IR does not parse: " +
+                                   diagnostic.getMessage());
+  pool->setDataLayout(module.getDataLayout());
+  pool->setTargetTriple(module.getTargetTriple());
+  if (llvm::Linker::linkModules(module, std::move(pool),
+                                llvm::Linker::LinkOnlyNeeded))
+    return llvm::createStringError("linking the thread pool failed");
+  return llvm::Error::success();
+}
+
 llvm::Expected<std::unique_ptr<llvm::Module>>
 translateAndOptimize(ModuleOp module, llvm::LLVMContext &llvmContext,
                      llvm::TargetMachine &tm) {
@@ -144,6 +171,8 @@ translateAndOptimize(ModuleOp module, llvm::LLVMContext &llvmContext,
     return llvm::createStringError("translation to LLVM IR failed");
   llvmModule->setDataLayout(tm.createDataLayout());
   llvmModule->setTargetTriple(tm.getTargetTriple());
+  if (llvm::Error err = linkThreadPool(*llvmModule))
+    return std::move(err);
   for (llvm::Function &fn : *llvmModule) {
     if (fn.isDeclaration())
       continue;

@@ -47,8 +47,13 @@ createCPUTargetMachine(const CPUTargetSpec &spec);
 /// sizes and the threads of this machine, else the model's defaults.
 CPUModel getCPUModel(llvm::TargetMachine &tm, bool host);
 
+/// The thread pool's entry point (runtime/lib/ThreadPool.c), which the
+/// parallel regions of generated CPU code are run through.
+inline constexpr const char kThreadPoolEntry[] = "__pb_parallel_run_v1";
+
 /// Translates a module in the LLVM dialect (the output of S5) into LLVM IR
-/// for `tm` and optimizes it at -O3.
+/// for `tm`, with the thread pool linked in if it calls it, and optimizes it
+/// at -O3.
 llvm::Expected<std::unique_ptr<llvm::Module>>
 translateAndOptimize(mlir::ModuleOp module, llvm::LLVMContext &llvmContext,
                      llvm::TargetMachine &tm);

@@ -1279,6 +1279,47 @@ def PBBarrierFreeWorksharing
                            "::mlir::scf::SCFDialect"];
 }
 
+def PBOutlineParallelRegions
+    : Pass<"pb-outline-parallel-regions", "::mlir::ModuleOp"> {
+  let summary = "Parallel regions as functions the PolyBlocks thread pool "
+                "runs, whose caller waits only for the threads that joined";
+  let description = [{
+    Runs in S5 on CPUs, once the host code is in the LLVM dialect. Every
+    parallel region without clauses whose parts no longer meet at barriers
+    (pb-barrier-free-worksharing left no OpenMP op in it) becomes a function
+    `region(context, thread)` of the module, its values from outside passed
+    in a context struct on the caller's stack (constants are rebuilt inside)
+    and `omp_get_thread_num()` its `thread` argument; the region is replaced
+    by a call of the thread pool (runtime/lib/ThreadPool.c, linked into every
+    object that calls it):
+
+    ```mlir
+    llvm.func @forward(%a: !llvm.ptr, %n: i64) {
+      omp.parallel {                        // A(%a, %n, omp_get_thread_num())
+        ...
+        omp.terminator
+      }
+    }
+    // becomes
+    llvm.func @forward(%a: !llvm.ptr, %n: i64) {
+      %context = llvm.alloca ... x !llvm.struct<(ptr, i64)>  // %a, %n stored
+      %region = llvm.mlir.addressof @forward.parallel0 : !llvm.ptr
+      llvm.call @__pb_parallel_run_v1(%region, %context)
+    }
+    llvm.func internal @forward.parallel0(%context: !llvm.ptr, %thread: i32)
+    ```
+
+    The caller runs the region as thread 0 at once and, at its end, waits
+    only for the workers that entered it: a worker that has not been
+    scheduled by then (another thread pool of the process spinning on its
+    core) does not hold the call up, where OpenMP's join waits for every
+    thread of the team. Regions that still hold OpenMP ops (barriers of
+    loops with clauses) are left to OpenMP. (Measured: bench/RESULTS.md,
+    notes on the passes.)
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def PBMergeParallelRegions
     : Pass<"pb-merge-parallel-regions", "::mlir::func::FuncOp"> {
   let summary = "Fork the threads once for consecutive parallel loops, not once per loop";
