@@ -13,7 +13,7 @@
 
 // CHECK-LABEL: func.func private @__pb_wait_done
 // CHECK-SAME:      (%[[W_COUNTERS:.*]]: memref<24xi64>, %[[W_WORD:.*]]: index, %[[W_LIMIT:.*]]: i64)
-// CHECK-SAME:      attributes {passthrough = ["noinline"]}
+// CHECK-SAME:      attributes {llvm.linkage = #llvm.linkage<internal>, passthrough = ["noinline"]}
 // CHECK:         scf.while (%[[SPINS:.*]] = %{{.*}}) : (i64) -> i64 {
 // CHECK:           %[[DONE:.*]] = memref.atomic_rmw addi %{{.*}}, %[[W_COUNTERS]][%[[W_WORD]]]
 // CHECK:           arith.cmpi ult, %[[DONE]], %[[W_LIMIT]] : i64
@@ -25,7 +25,7 @@
 // CHECK:             func.call @usleep(%c20_i32)
 // CHECK-LABEL: func.func private @__pb_claim_chunk
 // CHECK-SAME:      (%[[C_COUNTERS:.*]]: memref<24xi64>, %[[C_WORD:.*]]: index, %[[START:.*]]: i64, %[[END:.*]]: i64, %[[SMALLEST:.*]]: i64) -> (i64, i64)
-// CHECK-SAME:      attributes {passthrough = ["noinline"]}
+// CHECK-SAME:      attributes {llvm.linkage = #llvm.linkage<internal>, passthrough = ["noinline"]}
 // CHECK:         %[[OLD:.*]] = memref.generic_atomic_rmw %[[C_COUNTERS]][%[[C_WORD]]]
 // CHECK-NEXT:    ^bb0(%[[CUR:.*]]: i64):
 // CHECK-NEXT:      %[[FROM:.*]] = arith.maxui %[[CUR]], %[[START]] : i64

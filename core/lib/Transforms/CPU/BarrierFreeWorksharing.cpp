@@ -38,9 +38,10 @@
 // waits for every thread. Stack buffers of the parts are allocated once per
 // thread at the region's start (the canonicalizer folds the scope that bounded
 // one per iteration into the chunk's loop). The claim and the wait are
-// functions of the module, not inlined, so that the region's function, which
-// LLVM optimizes as one, holds one copy of their loops rather than one per
-// part (compile times measured: bench/RESULTS.md, notes on the passes).
+// functions of the module (internal: each object has its own), not inlined,
+// so that the region's function, which LLVM optimizes as one, holds one copy
+// of their loops rather than one per part (compile times measured:
+// bench/RESULTS.md, notes on the passes).
 //
 // Loops with clauses (a schedule, reductions, private values, nowait,
 // ordered) and singles with clauses keep their barriers.
@@ -316,13 +317,17 @@ func::FuncOp getOrDeclareFunction(ModuleOp module, StringRef name,
 }
 
 /// A new private function of the module that LLVM does not inline, with its
-/// entry block.
+/// entry block. Its symbol is local to the object (internal linkage): every
+/// module has its own copy, and two objects linked into one program must not
+/// define it twice.
 func::FuncOp createHelper(ModuleOp module, StringRef name, FunctionType type) {
   func::FuncOp func = getOrDeclareFunction(module, name, type);
   MLIRContext *context = module.getContext();
   func->setAttr(
       "passthrough",
       ArrayAttr::get(context, {StringAttr::get(context, "noinline")}));
+  func->setAttr("llvm.linkage",
+                LLVM::LinkageAttr::get(context, LLVM::Linkage::Internal));
   func.addEntryBlock();
   return func;
 }
