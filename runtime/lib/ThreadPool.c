@@ -16,7 +16,9 @@
  * One pool per process: the entry point and the pool's state are weak
  * definitions, linked into every object PolyBlocks emits (and built into the
  * tools that run code in-process), so the copies merge at link time or, for
- * shared libraries, at load time. `_v1` names this layout of the state.
+ * shared libraries loaded into the global scope, at load time (libraries
+ * loaded RTLD_LOCAL, as Python's ctypes does, keep a pool each). `_v1` names
+ * this layout of the state.
  *
  * Threads: $PB_NUM_THREADS, else $OMP_NUM_THREADS, else the CPUs this process
  * may run on. Idle workers spin kPBSpinNanoseconds for the next region, then
