@@ -202,8 +202,11 @@ static int32_t __pb_pool_start_workers(struct PBPool *pool) {
     int failed = pthread_create(&thread, &attributes, __pb_pool_worker,
                                 (void *)(uintptr_t)generation);
     pthread_attr_destroy(&attributes);
-    if (failed)
+    if (failed) {
+      /* The team is what could be started: later calls do not try again. */
+      pool->team = pool->started + 1;
       break;
+    }
     ++pool->started;
   }
   int32_t team = pool->started + 1;
