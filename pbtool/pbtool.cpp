@@ -31,6 +31,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -163,6 +164,12 @@ static cl::opt<bool> explain(
     "explain",
     cl::desc("print, as remarks at their source locations, why each loop "
              "nest got its tiles, fusion and threads (the decisions of S3)"),
+    cl::sub(compileCmd), cl::cat(pbCategory));
+static cl::opt<bool> timing(
+    "timing",
+    cl::desc("print on standard error how long each step of the compilation "
+             "took: parsing, each stage's passes, the translation to LLVM IR, "
+             "its optimization and the code generation"),
     cl::sub(compileCmd), cl::cat(pbCategory));
 static cl::opt<std::string> compileTo(
     "compile-to",
@@ -490,10 +497,18 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
     return kUsageError;
   }
 
+  // With --timing, the report is printed when `timingManager` goes.
+  DefaultTimingManager timingManager;
+  timingManager.setEnabled(timing);
+  TimingScope rootTiming = timingManager.getRootScope();
+  TimingScope *timingScope = timing ? &rootTiming : nullptr;
+
+  TimingScope parsing = rootTiming.nest("parse and check the program");
   std::unique_ptr<Program> program =
       loadProgram(inputFilename, context, sourceMgr);
   if (!program)
     return kError;
+  parsing.stop();
 
   // Stage dumps are written as soon as each stage is done.
   if (!dumpStagesDir.empty()) {
@@ -526,15 +541,20 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
       failed(checkLinkableNames(program->signatures)))
     return kError;
   ModuleOp module = *program->module;
-  if (failed(runStages(module, output->stage, *options, afterStage)))
+  if (failed(
+          runStages(module, output->stage, *options, afterStage, timingScope)))
     return kError;
 
   // The main output, produced in memory first.
   llvm::SmallVector<char, 0> contents;
-  if (llvm::Error err = renderOutput(module, *output, *options, contents)) {
+  TimingScope rendering = rootTiming.nest("produce the output");
+  if (llvm::Error err = renderOutput(module, *output, *options, contents,
+                                     /*function=*/std::nullopt,
+                                     timing ? &rendering : nullptr)) {
     reportError(std::move(err));
     return kError;
   }
+  rendering.stop();
   std::string outputPath = !outputFilename.empty() ? outputFilename.getValue()
                            : textToStdout
                                ? std::string("-")
@@ -581,6 +601,7 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
                          return llvm::Error::success();
                        }});
   }
+  TimingScope writing = rootTiming.nest("write the outputs");
   return writeOutputs(pending) ? kSuccess : kError;
 }
 

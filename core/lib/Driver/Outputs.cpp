@@ -115,7 +115,8 @@ static std::string listFunctions(ModuleOp module) {
 llvm::Error renderOutput(ModuleOp module, const OutputKind &kind,
                          const PipelineOptions &options,
                          SmallVectorImpl<char> &out,
-                         std::optional<StringRef> function) {
+                         std::optional<StringRef> function,
+                         TimingScope *timing) {
   Operation *symbol = nullptr;
   if (function && kind.kind != OutputKind::DeviceCode) {
     symbol = SymbolTable::lookupSymbolIn(module, *function);
@@ -169,7 +170,8 @@ llvm::Error renderOutput(ModuleOp module, const OutputKind &kind,
                                                       : CodeKind::Object;
   if (llvm::Error err = emitCode(
           module, **tm, code, out,
-          function ? llvm::function_ref<bool(StringRef)>(keep) : nullptr))
+          function ? llvm::function_ref<bool(StringRef)>(keep) : nullptr,
+          timing))
     return err;
   if (kind.kind != OutputKind::SharedLibrary)
     return llvm::Error::success();
@@ -177,6 +179,8 @@ llvm::Error renderOutput(ModuleOp module, const OutputKind &kind,
   SharedLibraryOptions link;
   link.openmp = options.parallelize && !gpu;
   link.gpuRuntime = gpu;
+  TimingScope linking =
+      timing ? timing->nest("link the shared library") : TimingScope();
   llvm::Expected<std::string> library = linkSharedLibrary(out, link);
   if (!library)
     return library.takeError();

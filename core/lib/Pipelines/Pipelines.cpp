@@ -554,12 +554,18 @@ static LogicalResult runReporting(PassManager &pm, ModuleOp module,
 
 LogicalResult runStages(ModuleOp module, Stage last,
                         const PipelineOptions &options,
-                        StageCallback afterStage) {
+                        StageCallback afterStage, TimingScope *timing) {
   for (const StageInfo &info : kStages) {
     if (info.stage > last)
       break;
     PassManager pm(module.getContext());
     buildStagePipeline(pm, info.stage, options);
+    TimingScope stageTiming =
+        timing
+            ? timing->nest(("stage " + info.id + " (" + info.name + ")").str())
+            : TimingScope();
+    if (timing)
+      pm.enableTiming(stageTiming);
     if (failed(runReporting(pm, module,
                             "stage " + info.id + " (" + info.name + ")")))
       return failure();

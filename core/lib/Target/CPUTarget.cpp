@@ -164,15 +164,22 @@ static llvm::Error linkThreadPool(llvm::Module &module) {
 
 llvm::Expected<std::unique_ptr<llvm::Module>>
 translateAndOptimize(ModuleOp module, llvm::LLVMContext &llvmContext,
-                     llvm::TargetMachine &tm) {
+                     llvm::TargetMachine &tm, TimingScope *timing) {
+  auto nest = [&](StringRef name) {
+    return timing ? timing->nest(name) : TimingScope();
+  };
+  TimingScope translating = nest("translate to LLVM IR");
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, llvmContext);
   if (!llvmModule)
     return llvm::createStringError("translation to LLVM IR failed");
+  translating.stop();
   llvmModule->setDataLayout(tm.createDataLayout());
   llvmModule->setTargetTriple(tm.getTargetTriple());
+  TimingScope linking = nest("link the thread pool");
   if (llvm::Error err = linkThreadPool(*llvmModule))
     return std::move(err);
+  linking.stop();
   for (llvm::Function &fn : *llvmModule) {
     if (fn.isDeclaration())
       continue;
@@ -180,6 +187,7 @@ translateAndOptimize(ModuleOp module, llvm::LLVMContext &llvmContext,
     if (!tm.getTargetFeatureString().empty())
       fn.addFnAttr("target-features", tm.getTargetFeatureString());
   }
+  TimingScope optimizing = nest("optimize LLVM IR (-O3)");
   auto optimize =
       makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0, &tm);
   if (llvm::Error err = optimize(llvmModule.get()))
@@ -200,11 +208,16 @@ llvm::Error emitMachineCode(llvm::Module &module, llvm::TargetMachine &tm,
 
 llvm::Error emitCode(ModuleOp module, llvm::TargetMachine &tm, CodeKind kind,
                      llvm::SmallVectorImpl<char> &out,
-                     llvm::function_ref<bool(StringRef)> keepFunction) {
+                     llvm::function_ref<bool(StringRef)> keepFunction,
+                     TimingScope *timing) {
   llvm::LLVMContext llvmContext;
-  auto llvmModule = translateAndOptimize(module, llvmContext, tm);
+  auto llvmModule = translateAndOptimize(module, llvmContext, tm, timing);
   if (!llvmModule)
     return llvmModule.takeError();
+  TimingScope emitting =
+      timing ? timing->nest(kind == CodeKind::LLVMIR ? "print LLVM IR"
+                                                     : "generate machine code")
+             : TimingScope();
   if (keepFunction)
     for (llvm::Function &fn : **llvmModule)
       if (!fn.isDeclaration() && !keepFunction(fn.getName()))

@@ -70,11 +70,13 @@ void configurePipelineFor(const OutputKind &kind, PipelineOptions &options);
 
 /// Renders `kind` from `module` as the stages through `kind.stage` left it.
 /// With `function`, the MLIR and the host code are those of that function
-/// only (with the parallel regions OpenMP outlines from it).
+/// only (with the parallel regions outlined from it). With `timing`, the
+/// steps from LLVM dialect to code are timed in scopes nested in it.
 llvm::Error renderOutput(mlir::ModuleOp module, const OutputKind &kind,
                          const PipelineOptions &options,
                          llvm::SmallVectorImpl<char> &out,
-                         std::optional<llvm::StringRef> function = {});
+                         std::optional<llvm::StringRef> function = {},
+                         mlir::TimingScope *timing = nullptr);
 
 /// The name of the file holding `kind` for the program `sourcePath`:
 /// "mlp.3.optimize.mlir" for S3's IR (the stage's number and name),

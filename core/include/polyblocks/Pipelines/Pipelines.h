@@ -16,6 +16,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/LLVM.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
@@ -119,10 +120,11 @@ using StageCallback =
 
 /// Runs S1 up to and including `last` on `module`, one pass manager per
 /// stage. A stage that fails without saying why gets a located error naming
-/// it.
+/// it. With `timing`, each stage's passes are timed in a scope nested in it.
 mlir::LogicalResult runStages(mlir::ModuleOp module, Stage last,
                               const PipelineOptions &options,
-                              StageCallback afterStage = nullptr);
+                              StageCallback afterStage = nullptr,
+                              mlir::TimingScope *timing = nullptr);
 
 /// Runs the tensor part of S1 on `module`.
 mlir::LogicalResult runTensorPipeline(mlir::ModuleOp module,

@@ -11,6 +11,7 @@
 #include "polyblocks/Target/MachineModel.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/CodeGen.h"
@@ -53,10 +54,11 @@ inline constexpr const char kThreadPoolEntry[] = "__pb_parallel_run_v1";
 
 /// Translates a module in the LLVM dialect (the output of S5) into LLVM IR
 /// for `tm`, with the thread pool linked in if it calls it, and optimizes it
-/// at -O3.
+/// at -O3. With `timing`, each step is timed in a scope nested in it.
 llvm::Expected<std::unique_ptr<llvm::Module>>
 translateAndOptimize(mlir::ModuleOp module, llvm::LLVMContext &llvmContext,
-                     llvm::TargetMachine &tm);
+                     llvm::TargetMachine &tm,
+                     mlir::TimingScope *timing = nullptr);
 
 /// Emits `module` as assembly or as a relocatable object into `out`.
 llvm::Error emitMachineCode(llvm::Module &module, llvm::TargetMachine &tm,
@@ -69,11 +71,13 @@ enum class CodeKind { LLVMIR, Assembly, Object };
 /// Translates `module` (S5's output) into LLVM IR for `tm`, optimizes it and
 /// writes it into `out` as LLVM IR text, assembly or a relocatable object.
 /// When `keepFunction` is given, the functions it rejects (by LLVM name) are
-/// written as declarations only (to look at one function's code).
+/// written as declarations only (to look at one function's code). With
+/// `timing`, each step is timed in a scope nested in it.
 llvm::Error
 emitCode(mlir::ModuleOp module, llvm::TargetMachine &tm, CodeKind kind,
          llvm::SmallVectorImpl<char> &out,
-         llvm::function_ref<bool(llvm::StringRef)> keepFunction = nullptr);
+         llvm::function_ref<bool(llvm::StringRef)> keepFunction = nullptr,
+         mlir::TimingScope *timing = nullptr);
 
 } // namespace polyblocks
 
