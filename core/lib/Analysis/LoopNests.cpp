@@ -2,10 +2,12 @@
 
 #include "polyblocks/Analysis/LoopNests.h"
 
+#include "mlir/Analysis/FlatLinearValueConstraints.h"
 #include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
 #include "mlir/Dialect/Affine/Analysis/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/MapVector.h"
 
 using namespace mlir;
 using namespace mlir::affine;
@@ -44,6 +46,221 @@ int64_t getLargestDivisorAtMost(int64_t n, int64_t limit) {
   return divisor;
 }
 
+/// The buffer `access` (an affine read or write) accesses.
+static Value getAccessedMemRef(Operation *access) {
+  if (auto read = dyn_cast<AffineReadOpInterface>(access))
+    return read.getMemRef();
+  return cast<AffineWriteOpInterface>(access).getMemRef();
+}
+
+/// True if `expr` of one dimension never decreases as that dimension grows.
+static bool isNonDecreasing(AffineExpr expr) {
+  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!binary)
+    return true; // a dimension or a constant
+  auto rhs = dyn_cast<AffineConstantExpr>(binary.getRHS());
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    return isNonDecreasing(binary.getLHS()) && isNonDecreasing(binary.getRHS());
+  case AffineExprKind::Mul:
+    return rhs && rhs.getValue() >= 0 && isNonDecreasing(binary.getLHS());
+  case AffineExprKind::FloorDiv:
+  case AffineExprKind::CeilDiv:
+    return rhs && rhs.getValue() > 0 && isNonDecreasing(binary.getLHS());
+  default:
+    return false;
+  }
+}
+
+/// True if `inner`, nested in `loop`, runs from f(iv) to f(iv + step) for
+/// a non-decreasing f of `loop`'s induction variable `iv`: a block of
+/// iterations each, the blocks of two iterations of `loop` disjoint (the
+/// rows of a thread's block of row tiles).
+static bool isPartitionedBy(AffineForOp inner, AffineForOp loop) {
+  AffineMap lower = inner.getLowerBoundMap();
+  AffineMap upper = inner.getUpperBoundMap();
+  Value iv = loop.getInductionVar();
+  if (lower.getNumResults() != 1 || upper.getNumResults() != 1 ||
+      lower.getNumInputs() != 1 || upper.getNumInputs() != 1 ||
+      lower.getNumDims() != 1 || upper.getNumDims() != 1 ||
+      inner.getLowerBoundOperands().front() != iv ||
+      inner.getUpperBoundOperands().front() != iv ||
+      !isNonDecreasing(lower.getResult(0)))
+    return false;
+  MLIRContext *context = loop.getContext();
+  AffineExpr next = lower.getResult(0).replaceDims(
+      getAffineDimExpr(0, context) + loop.getStepAsInt());
+  return simplifyAffineExpr(next, 1, 0) ==
+         simplifyAffineExpr(upper.getResult(0), 1, 0);
+}
+
+/// The affine map and its operands that `access` (an affine read or write)
+/// addresses its buffer with.
+static std::pair<AffineMap, ValueRange> getAccessMap(Operation *access) {
+  if (auto read = dyn_cast<AffineReadOpInterface>(access))
+    return {read.getAffineMap(), read.getMapOperands()};
+  auto write = cast<AffineWriteOpInterface>(access);
+  return {write.getAffineMap(), write.getMapOperands()};
+}
+
+/// The vector type `access` reads or writes, null for a scalar access.
+static VectorType getAccessVectorType(Operation *access) {
+  if (auto load = dyn_cast<AffineVectorLoadOp>(access))
+    return load.getVectorType();
+  if (auto store = dyn_cast<AffineVectorStoreOp>(access))
+    return store.getVectorType();
+  return {};
+}
+
+/// True if upstream's dependence test, which takes every access for one
+/// element, is exact for `accesses` (all to one buffer): all are scalar, or
+/// all are vectors of one shape whose subscripts in the vector's dimensions
+/// are multiples of its sizes wherever the loops take them (two such
+/// vectors overlap only where they start at the same element).
+static bool isElementwiseTestExact(ArrayRef<Operation *> accesses) {
+  VectorType vector = getAccessVectorType(accesses.front());
+  if (llvm::all_of(accesses,
+                   [](Operation *op) { return !getAccessVectorType(op); }))
+    return true;
+  if (!vector || llvm::any_of(accesses, [&](Operation *op) {
+        VectorType other = getAccessVectorType(op);
+        return !other || other.getShape() != vector.getShape();
+      }))
+    return false;
+  for (Operation *access : accesses) {
+    auto [map, operands] = getAccessMap(access);
+    unsigned rank = map.getNumResults();
+    for (auto [i, size] : llvm::enumerate(vector.getShape())) {
+      SmallVector<int64_t, 8> flat;
+      if (failed(getFlattenedAffineExpr(
+              map.getResult(rank - vector.getRank() + i), map.getNumDims(),
+              map.getNumSymbols(), &flat)) ||
+          flat.size() != operands.size() + 1 || flat.back() % size != 0)
+        return false;
+      for (auto [operand, coefficient] : llvm::zip(operands, flat)) {
+        if (coefficient % size == 0)
+          continue;
+        AffineForOp loop = getForInductionVarOwner(operand);
+        if (!loop || !loop.hasConstantLowerBound() ||
+            (coefficient * loop.getConstantLowerBound()) % size != 0 ||
+            (coefficient * loop.getStepAsInt()) % size != 0)
+          return false;
+      }
+    }
+  }
+  return true;
+}
+
+/// How many elements past its subscript `access` reaches in dimension `dim`
+/// of a buffer of rank `rank`: a vector access covers its vector's shape in
+/// the trailing dimensions.
+static int64_t getVectorExtent(Operation *access, unsigned dim, unsigned rank) {
+  VectorType vector = getAccessVectorType(access);
+  if (!vector || dim + vector.getRank() < rank)
+    return 0;
+  return vector.getDimSize(dim + vector.getRank() - rank) - 1;
+}
+
+/// One subscript of an access in `loop`, split as
+/// `scale * owner + offset + sum(coefficient * outer value)`. The owner
+/// takes values that differ by at least `ownerStep` between two iterations
+/// of `loop`: its induction variable, or that of a loop inside partitioned
+/// by it (isPartitionedBy). `offset` ranges over [minOffset, maxOffset] as
+/// the other loops inside `loop` run (their induction variables with
+/// constant bounds); the outer values are defined outside `loop` and keep
+/// their values across its iterations.
+struct SplitSubscript {
+  Value owner;
+  int64_t ownerStep = 0;
+  int64_t scale = 0;
+  int64_t minOffset = 0, maxOffset = 0;
+  SmallVector<std::pair<Value, int64_t>> outer;
+};
+
+/// Splits subscript `dim` of `access` in `loop`; nullopt if it is not of
+/// that form (mod, floordiv, values computed inside the loop, loops inside
+/// with bounds that are not constant).
+static std::optional<SplitSubscript>
+splitSubscript(AffineForOp loop, Operation *access, unsigned dim) {
+  auto [map, operands] = getAccessMap(access);
+  SmallVector<int64_t, 8> flat;
+  if (failed(getFlattenedAffineExpr(map.getResult(dim), map.getNumDims(),
+                                    map.getNumSymbols(), &flat)) ||
+      flat.size() != operands.size() + 1)
+    return std::nullopt; // semi-affine, or mod / floordiv (local variables)
+  SplitSubscript split;
+  split.minOffset = split.maxOffset = flat.back();
+  for (auto [operand, coefficient] : llvm::zip(operands, flat)) {
+    if (coefficient == 0)
+      continue;
+    AffineForOp owner = operand == loop.getInductionVar()
+                            ? loop
+                            : getForInductionVarOwner(operand);
+    if (owner && (owner == loop || isPartitionedBy(owner, loop))) {
+      if (split.owner && split.owner != operand)
+        return std::nullopt;
+      split.owner = operand;
+      split.ownerStep = owner.getStepAsInt();
+      split.scale += coefficient;
+      continue;
+    }
+    if (!loop->isAncestor(operand.getParentRegion()->getParentOp())) {
+      split.outer.push_back({operand, coefficient});
+      continue;
+    }
+    AffineForOp inner = getForInductionVarOwner(operand);
+    if (!inner || !inner.hasConstantBounds() ||
+        inner.getConstantUpperBound() <= inner.getConstantLowerBound())
+      return std::nullopt;
+    int64_t first = inner.getConstantLowerBound();
+    int64_t last = inner.getConstantUpperBound() - 1;
+    split.minOffset += coefficient * (coefficient > 0 ? first : last);
+    split.maxOffset += coefficient * (coefficient > 0 ? last : first);
+  }
+  llvm::sort(split.outer, [](auto &a, auto &b) {
+    return a.first.getAsOpaquePointer() < b.first.getAsOpaquePointer();
+  });
+  return split;
+}
+
+/// True if, in some dimension, every access of `accesses` (all to one
+/// buffer) has a subscript `scale * owner + offset + outer` with the same
+/// owner, scale and outer part, and offsets spanning less than one step of
+/// the owner: then two iterations never touch one element.
+/// The cheap, common case of isParallelLoop's question (each iteration
+/// owns a row or a tile of rows), answered without Presburger sets.
+static bool accessesSeparateIterations(AffineForOp loop,
+                                       ArrayRef<Operation *> accesses) {
+  auto type = cast<MemRefType>(getAccessedMemRef(accesses.front()).getType());
+  for (unsigned dim = 0, rank = type.getRank(); dim < rank; ++dim) {
+    std::optional<SplitSubscript> common;
+    int64_t minOffset = 0, maxOffset = 0;
+    bool separates = true;
+    for (Operation *access : accesses) {
+      std::optional<SplitSubscript> split = splitSubscript(loop, access, dim);
+      if (!split || split->scale == 0 ||
+          (common &&
+           (split->owner != common->owner || split->scale != common->scale ||
+            split->outer != common->outer))) {
+        separates = false;
+        break;
+      }
+      if (!common) {
+        common = split;
+        minOffset = split->minOffset;
+        maxOffset = split->maxOffset;
+      }
+      minOffset = std::min(minOffset, split->minOffset);
+      maxOffset = std::max(maxOffset, split->maxOffset +
+                                          getVectorExtent(access, dim, rank));
+    }
+    if (separates &&
+        maxOffset - minOffset < std::abs(common->scale) * common->ownerStep)
+      return true;
+  }
+  return false;
+}
+
 bool isParallelLoop(AffineForOp loop) {
   if (loop.getNumIterOperands() != 0)
     return false;
@@ -52,16 +269,18 @@ bool isParallelLoop(AffineForOp loop) {
     if (isa<memref::AllocOp, memref::AllocaOp>(op))
       local.insert(op->getResult(0));
   });
-  SmallVector<Operation *> accesses;
+  // The accesses to buffers from outside the body, by buffer, and whether
+  // the body writes each.
+  llvm::MapVector<Value, SmallVector<Operation *>> accesses;
+  DenseSet<Value> written;
   WalkResult walk = loop.getBody()->walk([&](Operation *op) {
-    if (auto read = dyn_cast<AffineReadOpInterface>(op)) {
-      if (!local.contains(read.getMemRef()))
-        accesses.push_back(op);
-      return WalkResult::advance();
-    }
-    if (auto write = dyn_cast<AffineWriteOpInterface>(op)) {
-      if (!local.contains(write.getMemRef()))
-        accesses.push_back(op);
+    if (isa<AffineReadOpInterface, AffineWriteOpInterface>(op)) {
+      Value memref = getAccessedMemRef(op);
+      if (!local.contains(memref)) {
+        accesses[memref].push_back(op);
+        if (isa<AffineWriteOpInterface>(op))
+          written.insert(memref);
+      }
       return WalkResult::advance();
     }
     if (auto dealloc = dyn_cast<memref::DeallocOp>(op))
@@ -75,14 +294,21 @@ bool isParallelLoop(AffineForOp loop) {
   if (walk.wasInterrupted())
     return false;
   unsigned depth = getNestingDepth(loop) + 1;
-  for (Operation *src : accesses) {
-    MemRefAccess srcAccess(src);
-    for (Operation *dst : accesses) {
-      MemRefAccess dstAccess(dst);
-      DependenceResult result =
-          checkMemrefAccessDependence(srcAccess, dstAccess, depth);
-      if (result.value != DependenceResult::NoDependence)
-        return false;
+  for (auto &[memref, ops] : accesses) {
+    // Reads alone depend on nothing.
+    if (!written.contains(memref) || accessesSeparateIterations(loop, ops))
+      continue;
+    if (!isElementwiseTestExact(ops))
+      return false;
+    for (Operation *src : ops) {
+      MemRefAccess srcAccess(src);
+      for (Operation *dst : ops) {
+        MemRefAccess dstAccess(dst);
+        DependenceResult result =
+            checkMemrefAccessDependence(srcAccess, dstAccess, depth);
+        if (result.value != DependenceResult::NoDependence)
+          return false;
+      }
     }
   }
   return true;
