@@ -199,3 +199,22 @@ func.func @f16_math_is_computed_in_f32(%a: memref<16xf16>, %out: memref<16xf16>)
   }
   return %ok : i32
 }
+
+// -----
+
+// A loop S3 asks LLVM to unroll keeps its request through the lowering to
+// scf (pb-lower-affine), for S5 to turn into !llvm.loop metadata.
+
+// CHECK-LABEL: func.func @loop_keeps_unroll_request
+// CHECK:         scf.for
+// CHECK:           memref.store
+// CHECK-NEXT:    } {loop_annotation = #{{.*}}}
+#unroll = #llvm.loop_annotation<unroll = #llvm.loop_unroll<full = true>>
+func.func @loop_keeps_unroll_request(%a: memref<8xf32>) -> i32 {
+  %ok = arith.constant 0 : i32
+  %c = arith.constant 1.0 : f32
+  affine.for %i = 0 to 8 {
+    affine.store %c, %a[%i] : memref<8xf32>
+  } {loop_annotation = #unroll}
+  return %ok : i32
+}

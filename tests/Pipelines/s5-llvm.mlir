@@ -213,3 +213,27 @@ func.func @barrier_free_region_runs_on_the_thread_pool(%out: memref<64xi64>) -> 
   }
   return %ok : i32
 }
+
+// -----
+
+// A request to LLVM to unroll a loop (S3's annotation, kept on the scf.for)
+// lands on the loop's back edge and becomes !llvm.loop metadata.
+
+// CHECK-LABEL: llvm.func @loop_unroll_request_reaches_llvm
+// CHECK:         llvm.br ^{{.*}} {loop_annotation = #{{.*}}}
+// LLVMIR-LABEL: define i32 @loop_unroll_request_reaches_llvm
+// LLVMIR:         br label %{{.*}}, !llvm.loop ![[LOOP:[0-9]+]]
+// LLVMIR:       ![[LOOP]] = distinct !{![[LOOP]], ![[FULL:[0-9]+]]}
+// LLVMIR:       ![[FULL]] = !{!"llvm.loop.unroll.full"}
+#unroll = #llvm.loop_annotation<unroll = #llvm.loop_unroll<full = true>>
+func.func @loop_unroll_request_reaches_llvm(%a: memref<8xf32>) -> i32 {
+  %ok = arith.constant 0 : i32
+  %c = arith.constant 1.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  scf.for %i = %c0 to %c8 step %c1 {
+    memref.store %c, %a[%i] : memref<8xf32>
+  } {loop_annotation = #unroll}
+  return %ok : i32
+}

@@ -5,7 +5,6 @@
 #include "polyblocks/Target/CPUTarget.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "llvm/Target/TargetMachine.h"
 
 using namespace mlir;
@@ -25,8 +24,10 @@ JitModule::create(ModuleOp llvmDialectModule, const PipelineOptions &options) {
   auto tm = createCPUTargetMachine(options.getCPUTarget());
   if (!tm)
     return tm.takeError();
-  auto optimize =
-      makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0, tm->get());
+  llvm::TargetMachine *machine = tm->get();
+  auto optimize = [machine](llvm::Module *module) {
+    return optimizeLLVMModule(*module, *machine);
+  };
   // Generated multithreaded code calls into LLVM's OpenMP runtime.
   StringRef sharedLibs[] = {POLYBLOCKS_LIBOMP_PATH};
   ExecutionEngineOptions engineOptions;

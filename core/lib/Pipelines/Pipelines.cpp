@@ -379,8 +379,8 @@ void buildS4Pipeline(OpPassManager &pm, const PipelineOptions &options) {
   // affine nests -> gpu.launch
   if (gpu)
     pm.addNestedPass<func::FuncOp>(createPBMapToGPU());
-  // affine -> scf (host and kernels)
-  pm.addPass(createLowerAffinePass());
+  // affine -> scf (host and kernels), with the loops' LLVM annotations
+  pm.addPass(createPBLowerAffine());
   if (gpu && !options.emulateGPU)
     return addGPUModule(pm, options);
   if (gpu) {

@@ -13,10 +13,13 @@
 // A matrix-vector product (1 x 1024 times 1024 x 1024): blocks of 128
 // columns (8 of them), each accumulated in a buffer of its own while the
 // rows of %b stream through, 8 rows at a time: the accumulator of one
-// vector of columns stays in a register across them.
+// vector of columns stays in a register across them (LLVM is asked to
+// unroll their loop).
 // CHECK-DAG:   #[[LB:.*]] = affine_map<(d0) -> (d0 * 128)>
 // CHECK-DAG:   #[[UB:.*]] = affine_map<(d0) -> (d0 * 128 + 128)>
 // CHECK-DAG:   #[[KU:.*]] = affine_map<(d0) -> (d0 + 8)>
+// CHECK-DAG:   #[[FULL:.*]] = #llvm.loop_unroll<full = true>
+// CHECK-DAG:   #[[UNROLL:.*]] = #llvm.loop_annotation<unroll = #[[FULL]]>
 // CHECK-LABEL: func @matvec
 // CHECK-SAME:    (%[[A:.*]]: memref<1x1024xf32>, %[[B:.*]]: memref<1024x1024xf32>, %[[C:.*]]: memref<1x1024xf32>)
 // CHECK:         affine.for %[[BLK:.*]] = 0 to 8 {
@@ -35,6 +38,7 @@
 // CHECK-NEXT:            %[[XS:.*]] = vector.broadcast %[[X]] : f32 to vector<8xf32>
 // CHECK-NEXT:            %[[F:.*]] = vector.fma %[[XS]], %[[Y]], %[[S]] : vector<8xf32>
 // CHECK-NEXT:            affine.yield %[[F]]
+// CHECK-NEXT:          } {loop_annotation = #[[UNROLL]]}
 // CHECK:               affine.vector_store %[[SUM]], %[[ACC]][%[[R0]], %[[J]] - %[[BLK]] * 128]
 // CHECK:           affine.for
 // CHECK-NEXT:        affine.for

@@ -720,14 +720,16 @@ def PBStreamSkinnyContraction
           %s:8 = affine.for %k = %kt to %kt + 8 iter_args(...) {
             %y = affine.vector_load Y[%k, %j]      // vector<8xf32>
             // per row r: broadcast X[r, %k], one fused multiply-add
-          } } }
+          } {loop_annotation = ... full unroll}      // by LLVM
+        } }
       // C[:, block b] = acc
     }
     ```
 
     Each vector of `Y` is loaded once and feeds every row of `C`; the
     accumulators are loaded and stored once per `KU` rows of `Y` (the
-    largest count up to `k-unroll` dividing the reduction), so the block of
+    largest count up to `k-unroll` dividing the reduction; LLVM unrolls
+    them, asked to by the loop's annotation), so the block of
     `C` only has to stay in cache (half of `cache-kib`). `NB` is the widest
     multiple of the vector width dividing the column count that fits, with
     at least one block per thread (`threads`); nests with no such `NB` are
@@ -753,6 +755,7 @@ def PBStreamSkinnyContraction
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::vector::VectorDialect"];
 }
@@ -1729,6 +1732,28 @@ def PBFlattenConstantGlobals
     ```
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def PBLowerAffine : Pass<"pb-lower-affine"> {
+  let summary = "Lower affine ops to scf, arith, memref and vector, keeping the loops' LLVM annotations";
+  let description = [{
+    Upstream's `lower-affine`, except that an `affine.for` with attributes
+    of the LLVM dialect (a `loop_annotation` an S3 pass put on it) keeps
+    them on its `scf.for`; `convert-scf-to-cf` moves them to the loop's
+    back edge, where they become `!llvm.loop` metadata. That is how S3 asks
+    LLVM to unroll a loop: LLVM unrolls no other loop
+    (`optimizeLLVMModule`), S3's passes unroll what they mean to.
+
+    ```mlir
+    affine.for %k = 0 to 8 {...} {loop_annotation = #llvm.loop_annotation<unroll = #llvm.loop_unroll<full = true>>}
+    // becomes
+    scf.for %k = %c0 to %c8 step %c1 {...} {loop_annotation = #llvm.loop_annotation<...>}
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def PBMarkNoAlias : Pass<"pb-mark-noalias", "::mlir::ModuleOp"> {

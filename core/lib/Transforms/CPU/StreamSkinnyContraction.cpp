@@ -183,6 +183,9 @@ struct StreamSkinnyContractionPass
         AffineVectorStoreOp::create(
             b, loc, k.getResult(r), acc, accMap,
             ValueRange{rows[r], jt.getInductionVar(), block});
+      // The KU rows of Y as straight-line code, by LLVM: unrolled here, the
+      // broadcasts of all KU rows would leave the column loop and spill.
+      polyblocks::requestLLVMFullUnroll(k);
     }
     copy(/*in=*/false);
     memref::DeallocOp::create(b, loc, acc);

@@ -47,7 +47,8 @@ struct AnnotatedForLowering : OpRewritePattern<AffineForOp> {
     Location loc = op.getLoc();
     Value lower = lowerAffineLowerBound(op, rewriter);
     Value upper = lowerAffineUpperBound(op, rewriter);
-    Value step = arith::ConstantIndexOp::create(rewriter, loc, op.getStepAsInt());
+    Value step =
+        arith::ConstantIndexOp::create(rewriter, loc, op.getStepAsInt());
     auto loop =
         scf::ForOp::create(rewriter, loc, lower, upper, step, op.getInits());
     rewriter.eraseBlock(loop.getBody());

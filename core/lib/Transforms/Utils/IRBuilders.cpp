@@ -3,6 +3,7 @@
 #include "polyblocks/Transforms/Utils/IRBuilders.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
@@ -48,6 +49,18 @@ SmallVector<Value> buildMultiplyAdds(OpBuilder &builder, Location loc,
     results.push_back(vector::FMAOp::create(builder, loc, splat, panel, acc));
   }
   return results;
+}
+
+void requestLLVMFullUnroll(Operation *loop) {
+  MLIRContext *context = loop->getContext();
+  auto unroll = LLVM::LoopUnrollAttr::get(
+      context, /*disable=*/{}, /*count=*/{}, /*runtimeDisable=*/{},
+      /*full=*/BoolAttr::get(context, true), {}, {}, {});
+  auto annotation = LLVM::LoopAnnotationAttr::get(
+      context, /*disableNonforced=*/{}, /*vectorize=*/{}, /*interleave=*/{},
+      unroll, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {});
+  // The name convert-scf-to-cf and the LLVM dialect's branch take it by.
+  loop->setAttr("loop_annotation", annotation);
 }
 
 Value buildTranspose(OpBuilder &builder, Location loc, Value value,

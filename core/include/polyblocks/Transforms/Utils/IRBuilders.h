@@ -2,7 +2,7 @@
 //
 // Small builders of the IR that several passes emit: the operands of a
 // moved access, the vector multiply-adds of a micro-kernel's step, a
-// transpose of a tensor.
+// request to LLVM to unroll a loop, a transpose of a tensor.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +39,11 @@ llvm::SmallVector<mlir::Value> buildMultiplyAdds(mlir::OpBuilder &builder,
                                                  mlir::ValueRange scalars,
                                                  mlir::Value panel,
                                                  mlir::ValueRange accs);
+
+/// Asks LLVM to unroll `loop` fully: LLVM unrolls no loop it is not asked
+/// to (optimizeLLVMModule); the annotation reaches it through
+/// pb-lower-affine and convert-scf-to-cf.
+void requestLLVMFullUnroll(mlir::Operation *loop);
 
 /// The tensor `value` transposed by `permutation` (result dim i is input
 /// dim permutation[i]), as a linalg.transpose into a new empty tensor.
