@@ -164,11 +164,11 @@ static int64_t getVectorExtent(Operation *access, unsigned dim, unsigned rank) {
 /// One subscript of an access in `loop`, split as
 /// `scale * owner + offset + sum(coefficient * outer value)`. The owner
 /// takes values that differ by at least `ownerStep` between two iterations
-/// of `loop`: its induction variable, or that of a loop inside partitioned
-/// by it (isPartitionedBy). `offset` ranges over [minOffset, maxOffset] as
-/// the other loops inside `loop` run (their induction variables with
-/// constant bounds); the outer values are defined outside `loop` and keep
-/// their values across its iterations.
+/// of `loop`: its induction variable (by its step), or that of a loop
+/// inside partitioned by it (isPartitionedBy; by 1). `offset` ranges over
+/// [minOffset, maxOffset] as the other loops inside `loop` run (their induction
+/// variables with constant bounds); the outer values are defined outside `loop`
+/// and keep their values across its iterations.
 struct SplitSubscript {
   Value owner;
   int64_t ownerStep = 0;
@@ -200,7 +200,9 @@ splitSubscript(AffineForOp loop, Operation *access, unsigned dim) {
       if (split.owner && split.owner != operand)
         return std::nullopt;
       split.owner = operand;
-      split.ownerStep = owner.getStepAsInt();
+      // Two iterations of `loop` give its induction variable values a step
+      // apart; a partitioned loop's values in two blocks can be adjacent.
+      split.ownerStep = owner == loop ? loop.getStepAsInt() : 1;
       split.scale += coefficient;
       continue;
     }

@@ -194,3 +194,23 @@ func.func @blocks_not_partitioned(%a: memref<48x64xf32>) {
   }
   return
 }
+
+// -----
+
+// Blocks of a partition (3 * %b to 3 * %b + 3) walked with step 2: the
+// last tile of one block (%t = 2, elements 2 and 3) and the first of the
+// next (%t = 3, elements 3 and 4) meet: not parallel.
+// CHECK-LABEL: func @stepped_blocks_meet
+// CHECK-NOT:     affine.parallel
+func.func @stepped_blocks_meet(%a: memref<16xf32>) {
+  affine.for %b = 0 to 4 {
+    affine.for %t = affine_map<(d0) -> (d0 * 3)>(%b) to affine_map<(d0) -> (d0 * 3 + 3)>(%b) step 2 {
+      affine.for %k = 0 to 2 {
+        %v = affine.load %a[%t + %k] : memref<16xf32>
+        %s = arith.addf %v, %v : f32
+        affine.store %s, %a[%t + %k] : memref<16xf32>
+      }
+    }
+  }
+  return
+}
