@@ -44,7 +44,7 @@
 #include <time.h>
 #include <unistd.h>
 
-typedef void (*PBRegionFn)(void *context, int32_t thread);
+#include "ThreadPool.h"
 
 /* Long enough to span the sequential code between two regions of one call
  * and the gap between two calls in a loop; short enough not to hold a core

@@ -6,7 +6,7 @@
 // and a forked child starts workers of its own. Run with more threads than
 // cores and beside threads that spin on every core, where workers are late.
 //
-// RUN: %cc -std=c11 -O2 -Wall -Werror -pthread %s %pb-source-dir/runtime/lib/ThreadPool.c -o %t
+// RUN: %cc -std=c11 -O2 -Wall -Werror -pthread -I%pb-source-dir/runtime/lib %s %pb-source-dir/runtime/lib/ThreadPool.c -o %t
 // RUN: env PB_NUM_THREADS=4 %t 4 | FileCheck %s
 // RUN: env PB_NUM_THREADS=1 %t 1 | FileCheck %s --check-prefix=ONE
 // RUN: env -u PB_NUM_THREADS OMP_NUM_THREADS=3 %t 3 | FileCheck %s --check-prefix=OMP
@@ -31,7 +31,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-void __pb_parallel_run_v1(void (*region)(void *, int32_t), void *context);
+#include "ThreadPool.h"
 
 enum { kItems = 100, kMaxThreads = 64 };
 

@@ -7,10 +7,9 @@
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "llvm/Target/TargetMachine.h"
 
-using namespace mlir;
+#include "ThreadPool.h"
 
-extern "C" void __pb_parallel_run_v1(void (*region)(void *, int32_t),
-                                     void *context);
+using namespace mlir;
 
 namespace polyblocks {
 
