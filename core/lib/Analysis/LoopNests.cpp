@@ -103,6 +103,20 @@ static std::pair<AffineMap, ValueRange> getAccessMap(Operation *access) {
   return {write.getAffineMap(), write.getMapOperands()};
 }
 
+/// Subscript `dim` of `access` as coefficients of its map's operands and a
+/// constant (last); nullopt if it is not linear in them (semi-affine, mod,
+/// floordiv).
+static std::optional<SmallVector<int64_t, 8>>
+getLinearSubscript(Operation *access, unsigned dim) {
+  auto [map, operands] = getAccessMap(access);
+  SmallVector<int64_t, 8> flat;
+  if (failed(getFlattenedAffineExpr(map.getResult(dim), map.getNumDims(),
+                                    map.getNumSymbols(), &flat)) ||
+      flat.size() != operands.size() + 1)
+    return std::nullopt; // local variables for mod / floordiv
+  return flat;
+}
+
 /// The vector type `access` reads or writes, null for a scalar access.
 static VectorType getAccessVectorType(Operation *access) {
   if (auto load = dyn_cast<AffineVectorLoadOp>(access))
@@ -131,13 +145,11 @@ static bool isElementwiseTestExact(ArrayRef<Operation *> accesses) {
     auto [map, operands] = getAccessMap(access);
     unsigned rank = map.getNumResults();
     for (auto [i, size] : llvm::enumerate(vector.getShape())) {
-      SmallVector<int64_t, 8> flat;
-      if (failed(getFlattenedAffineExpr(
-              map.getResult(rank - vector.getRank() + i), map.getNumDims(),
-              map.getNumSymbols(), &flat)) ||
-          flat.size() != operands.size() + 1 || flat.back() % size != 0)
+      std::optional<SmallVector<int64_t, 8>> flat =
+          getLinearSubscript(access, rank - vector.getRank() + i);
+      if (!flat || flat->back() % size != 0)
         return false;
-      for (auto [operand, coefficient] : llvm::zip(operands, flat)) {
+      for (auto [operand, coefficient] : llvm::zip(operands, *flat)) {
         if (coefficient % size == 0)
           continue;
         AffineForOp loop = getForInductionVarOwner(operand);
@@ -182,15 +194,13 @@ struct SplitSubscript {
 /// with bounds that are not constant).
 static std::optional<SplitSubscript>
 splitSubscript(AffineForOp loop, Operation *access, unsigned dim) {
-  auto [map, operands] = getAccessMap(access);
-  SmallVector<int64_t, 8> flat;
-  if (failed(getFlattenedAffineExpr(map.getResult(dim), map.getNumDims(),
-                                    map.getNumSymbols(), &flat)) ||
-      flat.size() != operands.size() + 1)
-    return std::nullopt; // semi-affine, or mod / floordiv (local variables)
+  std::optional<SmallVector<int64_t, 8>> flat = getLinearSubscript(access, dim);
+  if (!flat)
+    return std::nullopt;
+  ValueRange operands = getAccessMap(access).second;
   SplitSubscript split;
-  split.minOffset = split.maxOffset = flat.back();
-  for (auto [operand, coefficient] : llvm::zip(operands, flat)) {
+  split.minOffset = split.maxOffset = flat->back();
+  for (auto [operand, coefficient] : llvm::zip(operands, *flat)) {
     if (coefficient == 0)
       continue;
     AffineForOp owner = operand == loop.getInductionVar()
@@ -302,16 +312,13 @@ bool isParallelLoop(AffineForOp loop) {
       continue;
     if (!isElementwiseTestExact(ops))
       return false;
-    for (Operation *src : ops) {
-      MemRefAccess srcAccess(src);
-      for (Operation *dst : ops) {
-        MemRefAccess dstAccess(dst);
-        DependenceResult result =
-            checkMemrefAccessDependence(srcAccess, dstAccess, depth);
-        if (result.value != DependenceResult::NoDependence)
+    SmallVector<MemRefAccess> relations = llvm::map_to_vector(
+        ops, [](Operation *op) { return MemRefAccess(op); });
+    for (const MemRefAccess &src : relations)
+      for (const MemRefAccess &dst : relations)
+        if (checkMemrefAccessDependence(src, dst, depth).value !=
+            DependenceResult::NoDependence)
           return false;
-      }
-    }
   }
   return true;
 }

@@ -3,6 +3,7 @@
 #include "polyblocks/Driver/Outputs.h"
 
 #include "polyblocks/Driver/SharedLibrary.h"
+#include "polyblocks/Support/TimingScopes.h"
 #include "polyblocks/Target/CPUTarget.h"
 
 #include "mlir/IR/SymbolTable.h"
@@ -179,8 +180,7 @@ llvm::Error renderOutput(ModuleOp module, const OutputKind &kind,
   SharedLibraryOptions link;
   link.openmp = options.parallelize && !gpu;
   link.gpuRuntime = gpu;
-  TimingScope linking =
-      timing ? timing->nest("link the shared library") : TimingScope();
+  TimingScope linking = nestTiming(timing, "link the shared library");
   llvm::Expected<std::string> library = linkSharedLibrary(out, link);
   if (!library)
     return library.takeError();

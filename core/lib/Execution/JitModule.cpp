@@ -25,7 +25,8 @@ JitModule::create(ModuleOp llvmDialectModule, const PipelineOptions &options) {
     return tm.takeError();
   llvm::TargetMachine *machine = tm->get();
   auto optimize = [machine](llvm::Module *module) {
-    return optimizeLLVMModule(*module, *machine);
+    optimizeLLVMModule(*module, *machine);
+    return llvm::Error::success();
   };
   // Generated multithreaded code calls into LLVM's OpenMP runtime.
   StringRef sharedLibs[] = {POLYBLOCKS_LIBOMP_PATH};

@@ -7,6 +7,7 @@
 
 #include "polyblocks/Pipelines/Pipelines.h"
 
+#include "polyblocks/Support/TimingScopes.h"
 #include "polyblocks/Target/GPUTarget.h"
 #include "polyblocks/Transforms/Passes.h"
 
@@ -560,14 +561,11 @@ LogicalResult runStages(ModuleOp module, Stage last,
       break;
     PassManager pm(module.getContext());
     buildStagePipeline(pm, info.stage, options);
-    TimingScope stageTiming =
-        timing
-            ? timing->nest(("stage " + info.id + " (" + info.name + ")").str())
-            : TimingScope();
+    std::string stageName = ("stage " + info.id + " (" + info.name + ")").str();
+    TimingScope stageTiming = nestTiming(timing, stageName);
     if (timing)
       pm.enableTiming(stageTiming);
-    if (failed(runReporting(pm, module,
-                            "stage " + info.id + " (" + info.name + ")")))
+    if (failed(runReporting(pm, module, stageName)))
       return failure();
     if (afterStage && failed(afterStage(info, module)))
       return failure();

@@ -2,6 +2,8 @@
 
 #include "polyblocks/Target/CPUTarget.h"
 
+#include "polyblocks/Support/TimingScopes.h"
+
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -162,12 +164,13 @@ static llvm::Error linkThreadPool(llvm::Module &module) {
   return llvm::Error::success();
 }
 
-llvm::Error optimizeLLVMModule(llvm::Module &module, llvm::TargetMachine &tm) {
+void optimizeLLVMModule(llvm::Module &module, llvm::TargetMachine &tm) {
   // S3 unrolls what it means to (register tiles, short loops) or asks LLVM
   // to (llvm.loop.unroll metadata, polyblocks::requestLLVMFullUnroll);
   // LLVM's own unrolling on top made MobileNetV2's code 3.6 times larger
-  // and its -O3 and code generation 3 times slower, for no speed. The loop
-  // vectorizer stays: it vectorizes the scalar loops S3 leaves.
+  // and its -O3 and code generation 3 times slower, for no speed
+  // (bench/RESULTS.md, notes: compile time). The loop vectorizer stays: it
+  // vectorizes the scalar loops S3 leaves.
   llvm::PipelineTuningOptions tuning;
   tuning.LoopUnrolling = false;
   tuning.LoopInterleaving = true;
@@ -186,16 +189,12 @@ llvm::Error optimizeLLVMModule(llvm::Module &module, llvm::TargetMachine &tm) {
   llvm::ModulePassManager pm =
       builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
   pm.run(module, modules);
-  return llvm::Error::success();
 }
 
 llvm::Expected<std::unique_ptr<llvm::Module>>
 translateAndOptimize(ModuleOp module, llvm::LLVMContext &llvmContext,
                      llvm::TargetMachine &tm, TimingScope *timing) {
-  auto nest = [&](StringRef name) {
-    return timing ? timing->nest(name) : TimingScope();
-  };
-  TimingScope translating = nest("translate to LLVM IR");
+  TimingScope translating = nestTiming(timing, "translate to LLVM IR");
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, llvmContext);
   if (!llvmModule)
@@ -203,7 +202,7 @@ translateAndOptimize(ModuleOp module, llvm::LLVMContext &llvmContext,
   translating.stop();
   llvmModule->setDataLayout(tm.createDataLayout());
   llvmModule->setTargetTriple(tm.getTargetTriple());
-  TimingScope linking = nest("link the thread pool");
+  TimingScope linking = nestTiming(timing, "link the thread pool");
   if (llvm::Error err = linkThreadPool(*llvmModule))
     return std::move(err);
   linking.stop();
@@ -214,9 +213,8 @@ translateAndOptimize(ModuleOp module, llvm::LLVMContext &llvmContext,
     if (!tm.getTargetFeatureString().empty())
       fn.addFnAttr("target-features", tm.getTargetFeatureString());
   }
-  TimingScope optimizing = nest("optimize LLVM IR (-O3)");
-  if (llvm::Error err = optimizeLLVMModule(*llvmModule, tm))
-    return std::move(err);
+  TimingScope optimizing = nestTiming(timing, "optimize LLVM IR (-O3)");
+  optimizeLLVMModule(*llvmModule, tm);
   return llvmModule;
 }
 
@@ -240,9 +238,8 @@ llvm::Error emitCode(ModuleOp module, llvm::TargetMachine &tm, CodeKind kind,
   if (!llvmModule)
     return llvmModule.takeError();
   TimingScope emitting =
-      timing ? timing->nest(kind == CodeKind::LLVMIR ? "print LLVM IR"
-                                                     : "generate machine code")
-             : TimingScope();
+      nestTiming(timing, kind == CodeKind::LLVMIR ? "print LLVM IR"
+                                                  : "generate machine code");
   if (keepFunction)
     for (llvm::Function &fn : **llvmModule)
       if (!fn.isDeclaration() && !keepFunction(fn.getName()))
