@@ -26,6 +26,7 @@
 #include "polyblocks/Support/Version.h"
 #include "polyblocks/Target/CPUTarget.h"
 #include "polyblocks/Target/GPUTarget.h"
+#include "polyblocks/Transforms/Utils/ConstantData.h"
 #include "polyblocks/runtime.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -522,6 +523,9 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
     }
   }
   auto afterStage = [&](const StageInfo &info, ModuleOp module) {
+    // This module is the context's only IR: the constants the stage folded
+    // or packed away are not needed again.
+    releaseUnreferencedResources(module);
     if (explain && info.stage == Stage::S3)
       emitExplanationRemarks(module);
     if (dumpStagesDir.empty())

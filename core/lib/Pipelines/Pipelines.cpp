@@ -313,6 +313,8 @@ void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
     fpm.addPass(createPBShareBuffers());
     pm.addPass(createPBStaticArenas());
   }
+  // The constants that packing replaced (a network's weights as they came).
+  pm.addPass(createSymbolDCEPass());
 }
 
 /// Host-side lowering shared by S4 and the reference pipeline: math on

@@ -4,9 +4,13 @@
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AsmState.h"
+#include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
+
+#include "llvm/ADT/StringSet.h"
 
 #include <cstring>
 
@@ -121,6 +125,38 @@ ElementsAttr makeFloatConstant(ShapedType type, ArrayRef<APFloat> values,
     std::memcpy(bytes.data() + i * elementBytes, &raw, elementBytes);
   }
   return makeConstant(type, bytes, resourceName);
+}
+
+int64_t releaseUnreferencedResources(Operation *root) {
+  auto *blobs =
+      root->getContext()
+          ->getLoadedDialect<BuiltinDialect>()
+          ->getRegisteredInterface<ResourceBlobManagerDialectInterface>();
+  if (!blobs)
+    return 0;
+  llvm::StringSet<> referenced;
+  root->walk([&](Operation *op) {
+    op->getAttrDictionary().walk([&](DenseResourceElementsAttr attr) {
+      referenced.insert(attr.getRawHandle().getKey());
+    });
+  });
+  SmallVector<std::string> unreferenced;
+  DialectResourceBlobManager &manager = blobs->getBlobManager();
+  manager.getBlobMap(
+      [&](const llvm::StringMap<DialectResourceBlobManager::BlobEntry> &map) {
+        for (const auto &entry : map) {
+          const AsmResourceBlob *blob = entry.second.getBlob();
+          if (blob && !blob->getData().empty() &&
+              !referenced.contains(entry.first()))
+            unreferenced.push_back(entry.first().str());
+        }
+      });
+  int64_t released = 0;
+  for (const std::string &name : unreferenced) {
+    released += manager.lookup(name)->getBlob()->getData().size();
+    manager.update(name, AsmResourceBlob());
+  }
+  return released;
 }
 
 } // namespace polyblocks

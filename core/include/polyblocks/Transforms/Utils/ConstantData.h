@@ -60,6 +60,15 @@ mlir::ElementsAttr makeFloatConstant(mlir::ShapedType type,
                                      llvm::ArrayRef<llvm::APFloat> values,
                                      llvm::StringRef resourceName);
 
+/// Frees the data of the builtin dialect's resource blobs (`dense_resource`
+/// constants) that no attribute of an operation in `root` refers to any
+/// more: the weights as parsed, once folding has replaced them, and each
+/// folding's intermediate results. Returns the bytes freed. Blobs live as
+/// long as the context, so only a caller whose `root` holds all the IR of
+/// its context may call this (one compilation of one module; not after
+/// cloning it).
+int64_t releaseUnreferencedResources(mlir::Operation *root);
+
 } // namespace polyblocks
 
 #endif // POLYBLOCKS_TRANSFORMS_UTILS_CONSTANTDATA_H
