@@ -231,6 +231,26 @@ def measure(prepared, rounds):
     return {name: statistics.median(ts) for name, ts in times.items()}
 
 
+def compile_peak_memory(name):
+    """The peak resident memory, in MB, of `pbtool compile` making an object
+    of the program compiled for this model, as `--timing` reports it (the
+    compiler's own high-water mark: what this process held does not
+    count)."""
+    from polyblocks._toolchain import find_pbtool
+    if name not in _COMPILED:
+        return None
+    path = os.path.join(WORK, "%s-memory.mlir" % name)
+    with open(path, "w") as f:
+        f.write(_COMPILED[name])
+    done = subprocess.run([find_pbtool(), "compile", path, "--timing", "-o",
+                           path + ".o"], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True)
+    for line in done.stderr.splitlines():
+        if line.strip().startswith("peak resident memory:"):
+            return float(line.split(":")[1].split()[0])
+    return None
+
+
 def own_process_median(name, rounds):
     """PolyBlocks' median in a process of its own (`pbtool bench` on the
     program compiled for this model), where no other runtime keeps threads:
@@ -283,8 +303,9 @@ def bench_model(framework, name, batch, engines, rounds):
     medians = measure(prepared, rounds)
     own = own_process_median(name, rounds) if "PolyBlocks" in prepared \
         else None
+    memory = compile_peak_memory(name) if "PolyBlocks" in prepared else None
     return {"model": name, "framework": framework, "batch": batch,
-            "medians": medians, "own": own,
+            "medians": medians, "own": own, "memory": memory,
             "compile": compile_seconds, "notes": notes,
             "errors": errors,
             "export": _TEXTS.get((name, tuple(tuple(t.shape) for t in inputs)),
@@ -300,7 +321,8 @@ def format_table(results):
                 anchors.append(engine)
     head = ("| network | batch | PolyBlocks | " +
             " | ".join(anchors) + " | ours / best anchor | PolyBlocks in its "
-            "own process (/ best anchor) | PolyBlocks compile |")
+            "own process (/ best anchor) | PolyBlocks compile (peak "
+            "memory) |")
     rows = [head, "|" + "---|" * (head.count("|") - 1)]
     for r in results:
         med = r["medians"]
@@ -321,7 +343,8 @@ def format_table(results):
             "%.2fx" % (ours / best) if ours and best else "n/a",
             "%.2f ms (%.2fx)" % (own * 1e3, own / best) if own and best
             else "n/a",
-            "%.1f s" % r["compile"]["PolyBlocks"]
+            ("%.1f s" % r["compile"]["PolyBlocks"] +
+             (" (%.0f MB)" % r["memory"] if r.get("memory") else ""))
             if "PolyBlocks" in r["compile"] else "n/a"))
     return "\n".join(rows)
 

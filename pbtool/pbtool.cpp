@@ -37,6 +37,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Target/TargetMachine.h"
 
@@ -170,7 +171,8 @@ static cl::opt<bool> timing(
     "timing",
     cl::desc("print on standard error how long each step of the compilation "
              "took: parsing, each stage's passes, the translation to LLVM IR, "
-             "its optimization and the code generation"),
+             "its optimization and the code generation; and the peak "
+             "resident memory"),
     cl::sub(compileCmd), cl::cat(pbCategory));
 static cl::opt<std::string> compileTo(
     "compile-to",
@@ -447,6 +449,25 @@ static std::string escapeForMake(StringRef path) {
   return out;
 }
 
+/// With --timing: the most memory the compilation held at once, from the
+/// kernel's high-water mark of this process's resident set (VmHWM; not
+/// getrusage, which counts the memory of the process that started pbtool
+/// until its exec).
+static void printPeakMemory(raw_ostream &os) {
+  auto status = llvm::MemoryBuffer::getFileAsStream("/proc/self/status");
+  if (!status)
+    return;
+  StringRef text = (*status)->getBuffer();
+  size_t at = text.find("VmHWM:");
+  if (at == StringRef::npos)
+    return;
+  StringRef value = text.substr(at + 6).ltrim();
+  int64_t kib = 0;
+  if (value.consumeInteger(10, kib))
+    return;
+  os << llvm::formatv("  peak resident memory: {0} MB\n", kib / 1024);
+}
+
 static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   std::optional<PipelineOptions> options = getPipelineOptions();
   if (!options)
@@ -606,7 +627,11 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
                        }});
   }
   TimingScope writing = rootTiming.nest("write the outputs");
-  return writeOutputs(pending) ? kSuccess : kError;
+  bool written = writeOutputs(pending);
+  writing.stop();
+  if (timing)
+    printPeakMemory(llvm::errs());
+  return written ? kSuccess : kError;
 }
 
 //===----------------------------------------------------------------------===//
