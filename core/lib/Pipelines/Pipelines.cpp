@@ -108,16 +108,17 @@ MachineModel PipelineOptions::getMachineModel() const {
 
 /// Rewrites of the tensor program that the reference lowering leaves out:
 /// convolutions channels-last on the CPU, transposes of activations moved
-/// until they cancel, transposes of weights and elementwise ops on constants
-/// evaluated, batch norms folded into the convolutions before them,
-/// contractions' loops collapsed into a matmul's, chains of elementwise ops
-/// fused, padded tensors computed in place.
+/// until they cancel, slices of results computed alone, transposes of weights
+/// and elementwise ops on constants evaluated, batch norms folded into the
+/// convolutions before them, contractions' loops collapsed into a matmul's,
+/// chains of elementwise ops fused, padded tensors computed in place.
 static void addTensorOptimizations(OpPassManager &pm,
                                    const PipelineOptions &options) {
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   if (!isGPUTarget(options.target))
     fpm.addPass(createPBConvertConvsToChannelsLast());
   fpm.addPass(createPBPropagateTransposes());
+  fpm.addPass(createPBBubbleUpExtractSlices());
   fpm.addPass(createPBFoldConstantTransposes());
   fpm.addPass(createPBFoldConstantElementwise());
   fpm.addPass(createPBFoldScaleShift());

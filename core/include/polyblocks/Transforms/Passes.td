@@ -176,6 +176,36 @@ def PBFoldConstantTransposes
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def PBBubbleUpExtractSlices
+    : Pass<"pb-bubble-up-extract-slices", "::mlir::func::FuncOp"> {
+  let summary = "Compute only the slice of a linalg op's result that is used";
+  let description = [{
+    Runs on tensors. A `tensor.extract_slice` (unit strides) of the result
+    of a linalg op with one result, all of whose indexing maps are projected
+    permutations, and which has no other use, moves above the op: the op
+    computes the slice alone, from slices of its operands (upstream's
+    bubble-up patterns). Exporters compute for the largest shape a model
+    supports and slice to the input's: GPT-2's causal mask, a 1024 x 1024
+    byte buffer, is converted to i1 and sliced to the 128 x 128 a 128-token
+    input uses; afterwards the conversion reads and writes 128 x 128.
+
+    ```mlir
+    %m = linalg.generic {... iterator_types = ["parallel", "parallel"]}
+        ins(%bias : tensor<1024x1024xi8>) outs(%e : tensor<1024x1024xi1>) ...
+    %s = tensor.extract_slice %m[0, 0] [128, 128] [1, 1]
+        : tensor<1024x1024xi1> to tensor<128x128xi1>
+    // becomes
+    %b = tensor.extract_slice %bias[0, 0] [128, 128] [1, 1]
+        : tensor<1024x1024xi8> to tensor<128x128xi8>
+    %s = linalg.generic {...} ins(%b : tensor<128x128xi8>)
+        outs(%e2 : tensor<128x128xi1>) ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def PBFoldConstantElementwise
     : Pass<"pb-fold-constant-elementwise", "::mlir::func::FuncOp"> {
   let summary = "Evaluate elementwise ops on constants at compile time";
