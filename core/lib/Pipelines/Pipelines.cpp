@@ -108,7 +108,8 @@ MachineModel PipelineOptions::getMachineModel() const {
 
 /// Rewrites of the tensor program that the reference lowering leaves out:
 /// convolutions channels-last on the CPU, transposes of activations moved
-/// until they cancel, slices of results computed alone, transposes of weights
+/// until they cancel, slices of results computed alone, contractions' column
+/// factors with their columns innermost (CPU), transposes of weights
 /// and elementwise ops on constants evaluated, batch norms folded into the
 /// convolutions before them, contractions' loops collapsed into a matmul's,
 /// chains of elementwise ops fused, padded tensors computed in place.
@@ -119,6 +120,8 @@ static void addTensorOptimizations(OpPassManager &pm,
     fpm.addPass(createPBConvertConvsToChannelsLast());
   fpm.addPass(createPBPropagateTransposes());
   fpm.addPass(createPBBubbleUpExtractSlices());
+  if (!isGPUTarget(options.target))
+    fpm.addPass(createPBTransposeColumnFactors());
   fpm.addPass(createPBFoldConstantTransposes());
   fpm.addPass(createPBFoldConstantElementwise());
   fpm.addPass(createPBFoldScaleShift());

@@ -206,6 +206,39 @@ def PBBubbleUpExtractSlices
                            "::mlir::tensor::TensorDialect"];
 }
 
+def PBTransposeColumnFactors
+    : Pass<"pb-transpose-column-factors", "::mlir::func::FuncOp"> {
+  let summary = "Give a contraction's column factor a copy laid out with the columns innermost";
+  let description = [{
+    Runs on tensors, after pb-propagate-transposes (which would read the
+    copy's source through the map again). In a `linalg.generic` contraction
+    of two inputs (static shapes), the column factor is the input that moves
+    with the result's innermost dimension `j`. When its innermost dimension
+    is a reduction instead, it is transposed (`linalg.transpose`, `j` moved
+    last, the other dimensions in order) and read through the permuted map:
+    the register-tiled micro-kernel loads NR columns of it as one vector,
+    which it cannot with the columns strided. JAX's attention scores:
+
+    ```mlir
+    // einsum('bqhd,bkhd->bhqk'): q[b, q, h, d] * k[b, k, h, d], d reduced
+    %s = linalg.generic {indexing_maps = [(b, h, q, k, d) -> (b, q, h, d),
+                                          (b, h, q, k, d) -> (b, k, h, d),
+                                          (b, h, q, k, d) -> (b, h, q, k)], ...}
+    // becomes
+    %kt = linalg.transpose ins(%k : tensor<8x128x12x64xf32>)
+        outs(%e : tensor<8x12x64x128xf32>) permutation = [0, 2, 3, 1]
+    %s = linalg.generic {indexing_maps = [(b, h, q, k, d) -> (b, q, h, d),
+                                          (b, h, q, k, d) -> (b, h, d, k),
+                                          ...], ...}
+    ```
+
+    A constant column factor's transpose is then evaluated at compile time
+    (pb-fold-constant-transposes).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def PBFoldConstantElementwise
     : Pass<"pb-fold-constant-elementwise", "::mlir::func::FuncOp"> {
   let summary = "Evaluate elementwise ops on constants at compile time";
