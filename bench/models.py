@@ -13,6 +13,7 @@ needs.
 
 import argparse
 import datetime
+import hashlib
 import os
 import statistics
 import subprocess
@@ -231,17 +232,30 @@ def measure(prepared, rounds):
     return {name: statistics.median(ts) for name, ts in times.items()}
 
 
+def program_file(name):
+    """The program compiled for this model, written once into WORK for the
+    pbtool runs of its own (None if PolyBlocks did not compile it)."""
+    if name not in _COMPILED:
+        return None
+    # Named by content: the same name is another program at another batch.
+    text = _COMPILED[name]
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    path = os.path.join(WORK, "%s-%s.mlir" % (name, digest))
+    if not os.path.exists(path):
+        with open(path, "w") as f:
+            f.write(text)
+    return path
+
+
 def compile_peak_memory(name):
     """The peak resident memory, in MB, of `pbtool compile` making an object
     of the program compiled for this model, as `--timing` reports it (the
     compiler's own high-water mark: what this process held does not
     count)."""
     from polyblocks._toolchain import find_pbtool
-    if name not in _COMPILED:
+    path = program_file(name)
+    if not path:
         return None
-    path = os.path.join(WORK, "%s-memory.mlir" % name)
-    with open(path, "w") as f:
-        f.write(_COMPILED[name])
     done = subprocess.run([find_pbtool(), "compile", path, "--timing", "-o",
                            path + ".o"], stdout=subprocess.DEVNULL,
                           stderr=subprocess.PIPE, text=True)
@@ -257,11 +271,9 @@ def own_process_median(name, rounds):
     the cost of sharing two cores with the anchors' thread pools is the
     difference from the interleaved median."""
     from polyblocks._toolchain import find_pbtool
-    if name not in _COMPILED:
+    path = program_file(name)
+    if not path:
         return None
-    path = os.path.join(WORK, "%s-own.mlir" % name)
-    with open(path, "w") as f:
-        f.write(_COMPILED[name])
     time.sleep(1)  # this process's idle thread pools stop spinning
     out = subprocess.run([find_pbtool(), "bench", path, "--function=forward",
                           "--repetitions=%d" % max(rounds, 5)],

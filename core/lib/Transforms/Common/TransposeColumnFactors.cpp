@@ -12,10 +12,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "polyblocks/Transforms/Passes.h"
+#include "polyblocks/Transforms/Utils/IRBuilders.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -73,21 +73,15 @@ struct TransposeColumnFactor : public OpRewritePattern<linalg::GenericOp> {
         permutation.push_back(d);
     permutation.push_back(jPosition);
 
-    Location loc = op.getLoc();
-    auto type = cast<RankedTensorType>(column->get().getType());
-    SmallVector<int64_t> shape(type.getShape());
-    applyPermutationToVector(shape, permutation);
-    Value init =
-        tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
-    auto transpose = linalg::TransposeOp::create(rewriter, loc, column->get(),
-                                                 init, permutation);
+    Value transposed = polyblocks::buildTranspose(rewriter, op.getLoc(),
+                                                  column->get(), permutation);
     SmallVector<AffineExpr> results(map.getResults());
     applyPermutationToVector(results, permutation);
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
     maps[column->getOperandNumber()] = AffineMap::get(
         map.getNumDims(), map.getNumSymbols(), results, op.getContext());
     rewriter.modifyOpInPlace(op, [&] {
-      column->set(transpose->getResult(0));
+      column->set(transposed);
       op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
     });
     return success();
