@@ -47,6 +47,41 @@ AccessStride getAccessStride(Operation *accessOp, Value iv) {
   return lastMovesByOne ? AccessStride::Contiguous : AccessStride::Invariant;
 }
 
+AccessStride getAddressStride(Operation *accessOp, Value iv) {
+  MemRefAccess access(accessOp);
+  AffineValueMap map;
+  access.getAccessMap(&map);
+  unsigned pos = 0;
+  while (pos < map.getNumOperands() && map.getOperand(pos) != iv)
+    ++pos;
+  if (pos == map.getNumOperands())
+    return AccessStride::Invariant;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (pos >= map.getNumDims() ||
+      failed(cast<MemRefType>(access.memref.getType())
+                 .getStridesAndOffset(strides, offset)))
+    return getAccessStride(accessOp, iv);
+  MLIRContext *ctx = accessOp->getContext();
+  SmallVector<AffineExpr> shiftedDims;
+  for (unsigned d = 0; d < map.getNumDims(); ++d)
+    shiftedDims.push_back(getAffineDimExpr(d, ctx) + (d == pos ? 1 : 0));
+  int64_t elements = 0;
+  for (auto [r, expr] : llvm::enumerate(map.getAffineMap().getResults())) {
+    if (!expr.isFunctionOfDim(pos))
+      continue;
+    auto delta = dyn_cast<AffineConstantExpr>(
+        simplifyAffineExpr(expr.replaceDims(shiftedDims) - expr,
+                           map.getNumDims(), map.getNumSymbols()));
+    if (!delta || ShapedType::isDynamic(strides[r]))
+      return AccessStride::Strided;
+    elements += delta.getValue() * strides[r];
+  }
+  if (elements == 0)
+    return AccessStride::Invariant;
+  return elements == 1 ? AccessStride::Contiguous : AccessStride::Strided;
+}
+
 bool isDistinctBuffer(Value memref) {
   if (auto arg = dyn_cast<BlockArgument>(memref))
     return isa<FunctionOpInterface>(arg.getOwner()->getParentOp());

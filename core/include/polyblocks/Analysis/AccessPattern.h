@@ -33,6 +33,13 @@ enum class AccessStride {
 /// respect to the induction variable `iv`.
 AccessStride getAccessStride(mlir::Operation *accessOp, mlir::Value iv);
 
+/// Classifies the access of `accessOp` by how its address moves with `iv`,
+/// through the memref's strides: Contiguous when it moves by one element
+/// whichever subscript carries it (`%v[%c, 0, 0]` of a memref<256x1x1xf32>
+/// along `%c`), Invariant when it does not move. What the cache and LLVM's
+/// vectorizer see; not a subscript an `affine.vector_load` can take.
+AccessStride getAddressStride(mlir::Operation *accessOp, mlir::Value iv);
+
 /// True if `memref` is a whole buffer of its own: a memref.alloc or
 /// memref.alloca result, a constant global (never written), or an argument
 /// of a function. Two different such

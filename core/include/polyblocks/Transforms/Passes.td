@@ -737,9 +737,11 @@ def PBPermuteForVectorization
   let description = [{
     For every perfectly nested band of `affine.for` loops with constant
     bounds, scores each loop by how its iterations touch memory: an access
-    whose last subscript moves by one element per iteration (and no other
-    subscript moves) is contiguous, an access the loop does not move is
-    invariant, anything else is strided. The parallel loop with the best
+    whose address moves by one element per iteration is contiguous (the
+    last subscript moving by one, or a subscript followed only by
+    dimensions of one element: batch norm's per-channel vectors, read as
+    `%v[%c, 0, 0]` of a `memref<Cx1x1xf32>`), an access the loop does not
+    move is invariant, anything else is strided. The parallel loop with the best
     score (fewest strided accesses, then most contiguous ones) is moved
     innermost,
     keeping the order of the others, when dependences allow it. The

@@ -42,13 +42,15 @@ struct AccessScore {
   }
 };
 
-/// Scores `iv` over the affine loads and stores of `body`.
+/// Scores `iv` over the affine loads and stores of `body`, by how their
+/// addresses move: a per-channel vector read as `%v[%c, 0, 0]` is as
+/// contiguous along `%c` as `%x[.., %c]`.
 static AccessScore scoreLoop(Value iv, Block *body) {
   AccessScore score;
   body->walk([&](Operation *op) {
     if (!isa<AffineReadOpInterface, AffineWriteOpInterface>(op))
       return;
-    switch (polyblocks::getAccessStride(op, iv)) {
+    switch (polyblocks::getAddressStride(op, iv)) {
     case polyblocks::AccessStride::Invariant:
       ++score.invariant;
       break;
