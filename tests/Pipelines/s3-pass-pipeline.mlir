@@ -12,6 +12,7 @@
 // CPU-NEXT:   pb-permute-for-vectorization,
 // CPU-NEXT:   pb-stream-skinny-contraction
 // CPU-NEXT:   pb-register-tile-contraction
+// CPU-NEXT:   pb-fuse-epilogues
 // CPU-NEXT:   pb-register-tile-depthwise
 // CPU-NEXT:   affine-scalrep,
 // CPU-NEXT:   pb-forward-fills,
@@ -36,6 +37,7 @@
 
 // GPU:      pb-set-machine-model{machine={target = "nvgpu", {{.*}}chip = "sm_80"}}
 // GPU-NOT:  pb-register-tile-
+// GPU-NOT:  pb-fuse-epilogues
 // GPU:      pb-map-contraction-to-tensor-cores
 // GPU-NEXT: affine-scalrep,
 // GPU-NEXT: pb-forward-fills,

@@ -248,13 +248,15 @@ static void addExperimentalS3Passes(OpPassManager &fpm,
 /// unrolled, unit-stride innermost loops; matmuls with up to half as many
 /// rows as there are vector registers (one accumulator per row, the rest
 /// for Y and the broadcasts) stream Y once, the others are packed for the
-/// register-tiled micro-kernel; depthwise convolutions keep their output
+/// register-tiled micro-kernel, the elementwise nest after one computed on
+/// its tiles as they are stored; depthwise convolutions keep their output
 /// columns in registers across the window.
 static void addCPUMicroKernels(OpPassManager &fpm) {
   fpm.addPass(createPBUnrollShortLoops());
   fpm.addPass(createPBPermuteForVectorization());
   fpm.addPass(createPBStreamSkinnyContraction());
   fpm.addPass(createPBRegisterTileContraction());
+  fpm.addPass(createPBFuseEpilogues());
   fpm.addPass(createPBRegisterTileDepthwise());
 }
 

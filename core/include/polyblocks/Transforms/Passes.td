@@ -1431,6 +1431,36 @@ def PBMergeParallelRegions
   let dependentDialects = ["::mlir::omp::OpenMPDialect"];
 }
 
+def PBFuseEpilogues : Pass<"pb-fuse-epilogues", "::mlir::func::FuncOp"> {
+  let summary = "Compute the elementwise nest after a register-tiled contraction on its tiles";
+  let description = [{
+    A nest register-tiled by pb-register-tile-contraction stores each tile
+    of its result `C` once, from vector registers. When the next nest is an
+    elementwise map of `C` -- its loops cover `C` whole, it reads
+    `C[i, ...]` once per iteration, its other operands are unit-stride or
+    invariant along `C`'s last dimension, its body is elementwise arith and
+    math ops and one unit-stride store to another buffer `D` (a bias, GELU,
+    a residual add and ReLU) -- that body is computed at each tile store, on
+    the stored vector, and its result stored into `D` there:
+
+    ```mlir
+    // tile: C[%i + r, %j:%j+32] = %acc_r; then for i, j:
+    //   D[i, j] = gelu(C[i, j] + %b[j])
+    %b = affine.vector_load %bias[%j] : vector<32xf32>
+    %s = arith.addf %acc_r, %b : vector<32xf32>
+    ...                                          // gelu on vector<32xf32>
+    affine.vector_store %g, %D[%i + r, %j]
+    ```
+
+    The elementwise nest is erased. The tile stores of `C` go too when
+    nothing after the contraction reads `C`; otherwise they stay. The
+    consumer's pass over memory (reading `C` back) is saved, and with it
+    the write of `C` when it is dead.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def PBRegisterTileDepthwise
     : Pass<"pb-register-tile-depthwise", "::mlir::func::FuncOp"> {
   let summary = "Keep a depthwise convolution's output columns in vector registers across its window";

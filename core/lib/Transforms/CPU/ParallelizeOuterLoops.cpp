@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
 #include "mlir/Dialect/Affine/Utils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "pb-parallelize-outer-loops"
@@ -75,18 +76,27 @@ static std::optional<uint64_t> getTripCount(AffineForOp loop) {
 }
 
 /// Iterations of the innermost loops of the nest rooted at `loop`, counting
-/// unknown trip counts as 1 (an underestimate keeps small nests serial).
+/// unknown trip counts as 1 (an underestimate keeps small nests serial). An
+/// iteration of a micro-kernel's reduction loop, R vector multiply-adds,
+/// counts R: the rows of a register tile, each as much work as an
+/// iteration of an elementwise loop. (Counted as one, a matmul's nest
+/// weighed as little as an elementwise nest over its result: once that
+/// nest was fused into its tiles, a 256 x 256 x 128 matmul fell under the
+/// function's threshold.)
 static uint64_t countInnermostIterations(AffineForOp loop) {
   uint64_t trips = getTripCount(loop).value_or(1);
   uint64_t inner = 0;
   bool hasInner = false;
+  uint64_t multiplyAdds = 0;
   for (Operation &op : *loop.getBody()) {
     if (auto child = dyn_cast<AffineForOp>(op)) {
       inner += countInnermostIterations(child);
       hasInner = true;
+    } else if (isa<vector::FMAOp>(op)) {
+      ++multiplyAdds;
     }
   }
-  return trips * (hasInner ? inner : 1);
+  return trips * (hasInner ? inner : std::max<uint64_t>(1, multiplyAdds));
 }
 
 /// The only loop directly inside `loop`, if there is exactly one.

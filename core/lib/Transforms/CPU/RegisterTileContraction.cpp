@@ -716,7 +716,10 @@ static void recordTile(Operation *nestRoot, const Contraction &c,
       {"rows", b.getI64IntegerAttr(mr)},
       {"columns", b.getI64IntegerAttr(nr)},
       {"k_block", b.getI64IntegerAttr(kc)},
-      {"rows_packed", b.getBoolAttr(plan.packRows)}};
+      {"rows_packed", b.getBoolAttr(plan.packRows)},
+      // Each tile of the result stored once, after the whole reduction
+      // (pb-fuse-epilogues computes on it there).
+      {"stores_once", b.getBoolAttr(!plan.blocked || plan.kc == plan.kTotal)}};
   if (!plan.blocked) {
     fields.push_back({"columns_outside", b.getBoolAttr(plan.columnsOutside)});
     fields.push_back(

@@ -1,0 +1,378 @@
+//===- FuseEpilogues.cpp - Elementwise consumers at the register tiles ----===//
+//
+// A register-tiled contraction (pb-register-tile-contraction) stores each
+// tile of its result C once, from vector registers. When the next nest is
+// an elementwise map of C (a bias, an activation, a residual add: D[i, j] =
+// f(C[i, j], X[i, j], b[j], ...)), this pass computes f where the tile is
+// stored, on the accumulators themselves, and stores D there:
+//
+//   for tiles: acc = ...; C[i, j:j+V] = acc      for tiles: acc = ...
+//   for i, j: D[i, j] = f(C[i, j], b[j])    ->     D[i, j:j+V] = f(acc,
+//                                                        b[j:j+V])
+//
+// The consumer's pass over memory (reading C back, writing D) goes; C is
+// still stored when anything else reads it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "polyblocks/Transforms/Passes.h"
+
+#include "polyblocks/Analysis/AccessPattern.h"
+#include "polyblocks/Analysis/LoopNests.h"
+#include "polyblocks/IR/Decisions.h"
+
+#include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/LoopUtils.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "pb-fuse-epilogues"
+
+namespace polyblocks {
+#define GEN_PASS_DEF_PBFUSEEPILOGUES
+#include "polyblocks/Transforms/Passes.h.inc"
+} // namespace polyblocks
+
+using namespace mlir;
+using namespace mlir::affine;
+
+namespace {
+
+/// An elementwise consumer of a register-tiled result, as matched.
+struct Epilogue {
+  /// The consumer's loops, outermost first, and its innermost body.
+  SmallVector<AffineForOp> band;
+  /// The load of C[iv_p(0), ..., iv_p(r-1)] and, for each dimension d of
+  /// C, the band loop whose induction variable subscripts it.
+  AffineLoadOp resultLoad;
+  SmallVector<Value> ivOfDim;
+  /// The single store D[...] of the body.
+  AffineStoreOp store;
+};
+
+/// Whether `op` is a nest of pb-register-tile-contraction that stores each
+/// tile of its result once, after the whole reduction (not once per k
+/// block).
+static bool isTiledContraction(Operation *op) {
+  return llvm::any_of(polyblocks::getDecisions(op), [](const auto &d) {
+    auto once = d.fields ? d.fields.template getAs<BoolAttr>("stores_once")
+                         : BoolAttr();
+    return d.pass == "pb-register-tile-contraction" && once && once.getValue();
+  });
+}
+
+/// Whether `op` can be computed on vectors of lanes by giving its results
+/// vector types: an elementwise arith or math op without regions.
+static bool isVectorizable(Operation *op) {
+  if (op->getNumRegions() != 0 || op->getNumResults() != 1 || !isPure(op))
+    return false;
+  if (isa<arith::ConstantOp>(op))
+    return true;
+  if (!op->hasTrait<OpTrait::Elementwise>())
+    return false;
+  auto isScalar = [](Type t) { return t.isIntOrIndexOrFloat(); };
+  return llvm::all_of(op->getOperandTypes(), isScalar) &&
+         isScalar(op->getResult(0).getType()) &&
+         !op->getResult(0).getType().isIndex();
+}
+
+/// Matches `consumer` as an elementwise map of `result` that the tile
+/// stores of `producer` can compute.
+static std::optional<Epilogue> matchEpilogue(AffineForOp producer, Value result,
+                                             AffineForOp consumer) {
+  Epilogue e;
+  getPerfectlyNestedLoops(e.band, consumer);
+  auto resultType = cast<MemRefType>(result.getType());
+  if (e.band.size() != static_cast<size_t>(resultType.getRank()))
+    return std::nullopt;
+  Block *body = e.band.back().getBody();
+  if (polyblocks::containsLoop(body))
+    return std::nullopt;
+  // Every loop covers one dimension of C whole, with unit step.
+  for (AffineForOp loop : e.band)
+    if (!loop.hasConstantBounds() || loop.getConstantLowerBound() != 0 ||
+        loop.getStepAsInt() != 1 || loop.getNumResults() != 0)
+      return std::nullopt;
+  SmallVector<Value> ivs;
+  for (AffineForOp loop : e.band)
+    ivs.push_back(loop.getInductionVar());
+
+  // The producer's writes: C and buffers of its own (packed panels).
+  llvm::SmallPtrSet<Value, 4> written;
+  producer.walk(
+      [&](AffineWriteOpInterface w) { written.insert(w.getMemRef()); });
+
+  for (Operation &op : body->without_terminator()) {
+    if (auto load = dyn_cast<AffineLoadOp>(op)) {
+      if (load.getMemRef() == result) {
+        if (e.resultLoad)
+          return std::nullopt; // C read twice: not one element per iteration
+        e.resultLoad = load;
+        continue;
+      }
+      if (written.contains(load.getMemRef()))
+        return std::nullopt;
+      continue;
+    }
+    if (auto store = dyn_cast<AffineStoreOp>(op)) {
+      if (e.store)
+        return std::nullopt;
+      e.store = store;
+      continue;
+    }
+    if (!isVectorizable(&op))
+      return std::nullopt;
+  }
+  if (!e.resultLoad || !e.store)
+    return std::nullopt;
+  // D is another buffer, or C itself at the element read (in place).
+  Value output = e.store.getMemRef();
+  if (output == result) {
+    if (e.store.getAffineMap() != e.resultLoad.getAffineMap() ||
+        e.store.getMapOperands() != e.resultLoad.getMapOperands())
+      return std::nullopt;
+  } else if (written.contains(output) ||
+             !polyblocks::isDistinctBuffer(output) ||
+             llvm::any_of(body->getOps<AffineLoadOp>(), [&](AffineLoadOp load) {
+               return load.getMemRef() == output;
+             })) {
+    return std::nullopt;
+  }
+
+  // C[iv_p(0), ..., iv_p(r-1)]: each subscript a distinct loop of the band,
+  // covering the dimension whole.
+  AffineMap map = e.resultLoad.getAffineMap();
+  ValueRange operands = e.resultLoad.getMapOperands();
+  e.ivOfDim.assign(map.getNumResults(), Value());
+  for (auto [d, expr] : llvm::enumerate(map.getResults())) {
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    if (!dim)
+      return std::nullopt;
+    Value iv = operands[dim.getPosition()];
+    auto it = llvm::find(ivs, iv);
+    if (it == ivs.end() || llvm::is_contained(e.ivOfDim, iv))
+      return std::nullopt;
+    AffineForOp loop = e.band[it - ivs.begin()];
+    if (loop.getConstantUpperBound() != resultType.getDimSize(d))
+      return std::nullopt;
+    e.ivOfDim[d] = iv;
+  }
+
+  // Along C's last dimension (the tile's lanes), every other access is
+  // unit-stride (a vector) or does not move (a broadcast scalar); the
+  // store is unit-stride.
+  Value lanes = e.ivOfDim.back();
+  for (Operation &op : body->without_terminator()) {
+    if (&op == e.resultLoad.getOperation() || !isa<AffineLoadOp>(op))
+      continue;
+    if (polyblocks::getAccessStride(&op, lanes) ==
+        polyblocks::AccessStride::Strided)
+      return std::nullopt;
+  }
+  if (polyblocks::getAccessStride(e.store, lanes) !=
+      polyblocks::AccessStride::Contiguous)
+    return std::nullopt;
+  // The loops' induction variables only subscript loads and stores.
+  for (Operation &op : body->without_terminator())
+    if (!isa<AffineLoadOp, AffineStoreOp>(op) &&
+        llvm::any_of(op.getOperands(),
+                     [&](Value v) { return llvm::is_contained(ivs, v); }))
+      return std::nullopt;
+  return e;
+}
+
+/// The map and operands of a consumer's access at a tile store: its
+/// induction variables replaced by the store's subscripts (`scalars`), the
+/// affine.apply ops composed into the map, so that dependence analysis
+/// sees the subscripts as functions of the tile's loops.
+static std::pair<AffineMap, SmallVector<Value>>
+composeAt(AffineMap map, ValueRange operands, const IRMapping &scalars) {
+  SmallVector<Value> mapped;
+  for (Value v : operands)
+    mapped.push_back(scalars.lookupOrDefault(v));
+  fullyComposeAffineMapAndOperands(&map, &mapped);
+  canonicalizeMapAndOperands(&map, &mapped);
+  return {map, mapped};
+}
+
+/// At the tile store `tileStore` (a vector of C), computes the consumer's
+/// body on the stored vector and stores its vector of D.
+static void emitEpilogue(Epilogue &e, AffineVectorStoreOp tileStore) {
+  OpBuilder b(tileStore);
+  Location loc = tileStore.getLoc();
+  auto vectorType = cast<VectorType>(tileStore.getValueToStore().getType());
+  int64_t lanes = vectorType.getNumElements();
+  AffineMap map = tileStore.getAffineMap();
+  ValueRange operands = tileStore.getMapOperands();
+
+  // The consumer's induction variables: the tile store's subscripts.
+  IRMapping scalars;
+  for (auto [d, iv] : llvm::enumerate(e.ivOfDim))
+    scalars.map(iv, AffineApplyOp::create(b, loc, map.getSubMap({unsigned(d)}),
+                                          operands));
+  Value laneIv = e.ivOfDim.back();
+  IRMapping vectors;
+  auto widen = [&](Type t) { return VectorType::get({lanes}, t); };
+  auto vectorOf = [&](Value v) -> Value {
+    if (Value mapped = vectors.lookupOrNull(v))
+      return mapped;
+    // Defined above the consumer: the same for every lane.
+    return vector::BroadcastOp::create(b, loc, widen(v.getType()), v);
+  };
+  Block *body = e.band.back().getBody();
+  for (Operation &op : body->without_terminator()) {
+    if (&op == e.resultLoad.getOperation()) {
+      vectors.map(e.resultLoad.getResult(), tileStore.getValueToStore());
+      continue;
+    }
+    if (auto load = dyn_cast<AffineLoadOp>(op)) {
+      auto [loadMap, mapOperands] =
+          composeAt(load.getAffineMap(), load.getMapOperands(), scalars);
+      Type element = load.getType();
+      if (polyblocks::getAccessStride(load, laneIv) ==
+          polyblocks::AccessStride::Contiguous) {
+        vectors.map(load.getResult(),
+                    AffineVectorLoadOp::create(b, loc, widen(element),
+                                               load.getMemRef(), loadMap,
+                                               mapOperands));
+      } else {
+        Value scalar = AffineLoadOp::create(b, loc, load.getMemRef(), loadMap,
+                                            mapOperands);
+        vectors.map(load.getResult(), vector::BroadcastOp::create(
+                                          b, loc, widen(element), scalar));
+      }
+      continue;
+    }
+    if (auto store = dyn_cast<AffineStoreOp>(op)) {
+      auto [storeMap, mapOperands] =
+          composeAt(store.getAffineMap(), store.getMapOperands(), scalars);
+      AffineVectorStoreOp::create(b, loc, vectorOf(store.getValueToStore()),
+                                  store.getMemRef(), storeMap, mapOperands);
+      continue;
+    }
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      Value scalar = b.clone(op)->getResult(0);
+      vectors.map(
+          constant.getResult(),
+          vector::BroadcastOp::create(b, loc, widen(scalar.getType()), scalar));
+      continue;
+    }
+    OperationState state(op.getLoc(), op.getName());
+    for (Value v : op.getOperands())
+      state.addOperands(vectorOf(v));
+    state.addTypes(widen(op.getResult(0).getType()));
+    state.addAttributes(op.getAttrs());
+    vectors.map(op.getResult(0), b.create(state)->getResult(0));
+  }
+  // The subscripts are composed into the accesses' maps.
+  for (Value iv : e.ivOfDim)
+    if (Operation *apply = scalars.lookup(iv).getDefiningOp();
+        apply && apply->use_empty())
+      apply->erase();
+}
+
+/// Whether C is used after `producer` by anything but `consumer` and its
+/// deallocation: its tile stores must then stay. (Uses before the producer,
+/// its fill, do not see them.)
+static bool isUsedElsewhere(Value result, AffineForOp producer,
+                            AffineForOp consumer) {
+  if (!result.getDefiningOp<memref::AllocOp>())
+    return true;
+  Block *block = producer->getBlock();
+  return llvm::any_of(result.getUsers(), [&](Operation *user) {
+    if (isa<memref::DeallocOp>(user) || producer->isAncestor(user) ||
+        consumer->isAncestor(user))
+      return false;
+    Operation *top = block->findAncestorOpInBlock(*user);
+    return !top || !top->isBeforeInBlock(producer) ||
+           !isa<AffineReadOpInterface, AffineWriteOpInterface>(user);
+  });
+}
+
+struct FuseEpiloguesPass
+    : public polyblocks::impl::PBFuseEpiloguesBase<FuseEpiloguesPass> {
+  void runOnOperation() override {
+    for (AffineForOp producer : polyblocks::getOutermostLoops(getOperation()))
+      if (isTiledContraction(producer))
+        fuseInto(producer);
+  }
+
+  void fuseInto(AffineForOp producer) {
+    // The tile stores: every vector store of the nest to one buffer, C.
+    SmallVector<AffineVectorStoreOp> tileStores;
+    producer.walk([&](AffineVectorStoreOp s) { tileStores.push_back(s); });
+    if (tileStores.empty())
+      return;
+    Value result = tileStores.back().getMemRef();
+    llvm::erase_if(tileStores, [&](AffineVectorStoreOp s) {
+      return s.getMemRef() != result;
+    });
+    if (cast<MemRefType>(result.getType()).getRank() == 0)
+      return;
+    bool scalarWrites = false;
+    producer.walk(
+        [&](AffineStoreOp s) { scalarWrites |= s.getMemRef() == result; });
+    if (scalarWrites)
+      return;
+
+    // The consumer: the next nest; allocations and pure ops between them
+    // move above the producer.
+    SmallVector<Operation *> between;
+    AffineForOp consumer;
+    for (Operation *op = producer->getNextNode(); op; op = op->getNextNode()) {
+      if ((consumer = dyn_cast<AffineForOp>(op)))
+        break;
+      if (!isa<memref::AllocOp>(op) &&
+          !(isPure(op) && op->getNumRegions() == 0))
+        return;
+      between.push_back(op);
+    }
+    if (!consumer)
+      return;
+    std::optional<Epilogue> e = matchEpilogue(producer, result, consumer);
+    if (!e) {
+      LLVM_DEBUG(llvm::dbgs() << "no epilogue: " << consumer << "\n");
+      return;
+    }
+    // What the consumer uses from above it is there at the producer's tile
+    // stores (or moves above it).
+    Block *block = producer->getBlock();
+    bool available = true;
+    consumer.walk([&](Operation *op) {
+      for (Value v : op->getOperands()) {
+        Operation *def = v.getDefiningOp();
+        if (def && def->getBlock() == block && !consumer->isAncestor(def) &&
+            !def->isBeforeInBlock(producer) &&
+            !llvm::is_contained(between, def))
+          available = false;
+      }
+    });
+    if (!available)
+      return;
+    for (Operation *op : between)
+      op->moveBefore(producer);
+    // In place, the epilogue's store replaces the tile store.
+    bool inPlace = e->store.getMemRef() == result;
+    bool keepResult = !inPlace && isUsedElsewhere(result, producer, consumer);
+    for (AffineVectorStoreOp tileStore : tileStores) {
+      emitEpilogue(*e, tileStore);
+      if (!keepResult)
+        tileStore.erase();
+    }
+    polyblocks::recordDecision(
+        producer, "pb-fuse-epilogues",
+        keepResult ? "the elementwise nest after it computed on the register "
+                     "tiles as they are stored (its result stored too: "
+                     "read elsewhere)"
+                   : "the elementwise nest after it computed on the register "
+                     "tiles as they are stored, in place of its result",
+        {{"result_stored", BoolAttr::get(producer.getContext(), keepResult)}});
+    consumer.erase();
+  }
+};
+
+} // namespace
