@@ -14,32 +14,62 @@ using namespace mlir::affine;
 
 namespace polyblocks {
 
-AccessStride getAccessStride(Operation *accessOp, Value iv) {
+namespace {
+
+/// How each subscript of an access moves when `iv` advances by one.
+struct SubscriptMoves {
+  /// The loop does not appear in the access.
+  bool invariant = false;
+  /// Per subscript: the constant it moves by, nullopt when it does not
+  /// move by a constant (or `iv` is a symbol of the map).
+  SmallVector<std::optional<int64_t>> deltas;
+};
+
+} // namespace
+
+static SubscriptMoves getSubscriptMoves(Operation *accessOp, Value iv) {
   MemRefAccess access(accessOp);
   AffineValueMap map;
   access.getAccessMap(&map);
+  SubscriptMoves moves;
   unsigned pos = 0;
   while (pos < map.getNumOperands() && map.getOperand(pos) != iv)
     ++pos;
-  if (pos == map.getNumOperands())
-    return AccessStride::Invariant;
-  if (pos >= map.getNumDims())
-    return AccessStride::Strided; // used as a symbol: no linear view
+  if (pos == map.getNumOperands()) {
+    moves.invariant = true;
+    return moves;
+  }
   MLIRContext *ctx = accessOp->getContext();
   SmallVector<AffineExpr> shiftedDims;
   for (unsigned d = 0; d < map.getNumDims(); ++d)
     shiftedDims.push_back(getAffineDimExpr(d, ctx) + (d == pos ? 1 : 0));
-  bool lastMovesByOne = false;
-  unsigned numResults = map.getNumResults();
-  for (unsigned r = 0; r < numResults; ++r) {
-    AffineExpr expr = map.getResult(r);
-    if (!expr.isFunctionOfDim(pos))
+  for (AffineExpr expr : map.getAffineMap().getResults()) {
+    if (pos >= map.getNumDims()) { // used as a symbol: no linear view
+      moves.deltas.push_back(std::nullopt);
       continue;
-    AffineExpr delta =
+    }
+    if (!expr.isFunctionOfDim(pos)) {
+      moves.deltas.push_back(0);
+      continue;
+    }
+    auto delta = dyn_cast<AffineConstantExpr>(
         simplifyAffineExpr(expr.replaceDims(shiftedDims) - expr,
-                           map.getNumDims(), map.getNumSymbols());
-    auto constant = dyn_cast<AffineConstantExpr>(delta);
-    if (r + 1 == numResults && constant && constant.getValue() == 1)
+                           map.getNumDims(), map.getNumSymbols()));
+    moves.deltas.push_back(delta ? std::optional<int64_t>(delta.getValue())
+                                 : std::nullopt);
+  }
+  return moves;
+}
+
+AccessStride getAccessStride(Operation *accessOp, Value iv) {
+  SubscriptMoves moves = getSubscriptMoves(accessOp, iv);
+  if (moves.invariant)
+    return AccessStride::Invariant;
+  bool lastMovesByOne = false;
+  for (auto [r, delta] : llvm::enumerate(moves.deltas)) {
+    if (delta == 0)
+      continue;
+    if (r + 1 == moves.deltas.size() && delta == 1)
       lastMovesByOne = true;
     else
       return AccessStride::Strided;
@@ -48,34 +78,21 @@ AccessStride getAccessStride(Operation *accessOp, Value iv) {
 }
 
 AccessStride getAddressStride(Operation *accessOp, Value iv) {
-  MemRefAccess access(accessOp);
-  AffineValueMap map;
-  access.getAccessMap(&map);
-  unsigned pos = 0;
-  while (pos < map.getNumOperands() && map.getOperand(pos) != iv)
-    ++pos;
-  if (pos == map.getNumOperands())
+  SubscriptMoves moves = getSubscriptMoves(accessOp, iv);
+  if (moves.invariant)
     return AccessStride::Invariant;
   SmallVector<int64_t> strides;
   int64_t offset;
-  if (pos >= map.getNumDims() ||
-      failed(cast<MemRefType>(access.memref.getType())
+  if (failed(cast<MemRefType>(MemRefAccess(accessOp).memref.getType())
                  .getStridesAndOffset(strides, offset)))
     return getAccessStride(accessOp, iv);
-  MLIRContext *ctx = accessOp->getContext();
-  SmallVector<AffineExpr> shiftedDims;
-  for (unsigned d = 0; d < map.getNumDims(); ++d)
-    shiftedDims.push_back(getAffineDimExpr(d, ctx) + (d == pos ? 1 : 0));
   int64_t elements = 0;
-  for (auto [r, expr] : llvm::enumerate(map.getAffineMap().getResults())) {
-    if (!expr.isFunctionOfDim(pos))
+  for (auto [r, delta] : llvm::enumerate(moves.deltas)) {
+    if (delta == 0)
       continue;
-    auto delta = dyn_cast<AffineConstantExpr>(
-        simplifyAffineExpr(expr.replaceDims(shiftedDims) - expr,
-                           map.getNumDims(), map.getNumSymbols()));
     if (!delta || ShapedType::isDynamic(strides[r]))
       return AccessStride::Strided;
-    elements += delta.getValue() * strides[r];
+    elements += *delta * strides[r];
   }
   if (elements == 0)
     return AccessStride::Invariant;
