@@ -28,6 +28,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "pb-fuse-epilogues"
@@ -80,6 +81,14 @@ static bool isVectorizable(Operation *op) {
          !op->getResult(0).getType().isIndex();
 }
 
+/// The buffer `memref` is a view of (through reshapes, subviews, views),
+/// or `memref` itself.
+static Value getBaseBuffer(Value memref) {
+  while (auto view = memref.getDefiningOp<ViewLikeOpInterface>())
+    memref = view.getViewSource();
+  return memref;
+}
+
 /// Matches `consumer` as an elementwise map of `result` that the tile
 /// stores of `producer` can compute.
 static std::optional<Epilogue> matchEpilogue(AffineForOp producer, Value result,
@@ -101,10 +110,14 @@ static std::optional<Epilogue> matchEpilogue(AffineForOp producer, Value result,
   for (AffineForOp loop : e.band)
     ivs.push_back(loop.getInductionVar());
 
-  // The producer's writes: C and buffers of its own (packed panels).
+  // The buffers the producer writes (C and its own packed panels), by the
+  // buffer underneath their views: the consumer's other operands must be
+  // none of them, and none of them may be D, since the tiles' order is not
+  // the consumer's.
   llvm::SmallPtrSet<Value, 4> written;
-  producer.walk(
-      [&](AffineWriteOpInterface w) { written.insert(w.getMemRef()); });
+  producer.walk([&](AffineWriteOpInterface w) {
+    written.insert(getBaseBuffer(w.getMemRef()));
+  });
 
   for (Operation &op : body->without_terminator()) {
     if (auto load = dyn_cast<AffineLoadOp>(op)) {
@@ -114,7 +127,7 @@ static std::optional<Epilogue> matchEpilogue(AffineForOp producer, Value result,
         e.resultLoad = load;
         continue;
       }
-      if (written.contains(load.getMemRef()))
+      if (written.contains(getBaseBuffer(load.getMemRef())))
         return std::nullopt;
       continue;
     }
@@ -135,10 +148,10 @@ static std::optional<Epilogue> matchEpilogue(AffineForOp producer, Value result,
     if (e.store.getAffineMap() != e.resultLoad.getAffineMap() ||
         e.store.getMapOperands() != e.resultLoad.getMapOperands())
       return std::nullopt;
-  } else if (written.contains(output) ||
+  } else if (written.contains(getBaseBuffer(output)) ||
              !polyblocks::isDistinctBuffer(output) ||
              llvm::any_of(body->getOps<AffineLoadOp>(), [&](AffineLoadOp load) {
-               return load.getMemRef() == output;
+               return getBaseBuffer(load.getMemRef()) == output;
              })) {
     return std::nullopt;
   }
