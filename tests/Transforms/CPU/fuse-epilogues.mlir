@@ -127,3 +127,58 @@ func.func @transposed_read_left_alone(%a: memref<32x16xf32>, %b: memref<16x32xf3
   }
   return
 }
+
+// -----
+
+// Two layers in a row: each elementwise nest goes into the tiles of the
+// matmul before it (the erased nests are not visited again).
+// CHECK-LABEL: func @two_layers
+// CHECK-COUNT-2: pass = "pb-fuse-epilogues", result_stored = false
+// CHECK-NOT:     math.tanh %{{.*}} : f32
+func.func @two_layers(%a: memref<8x16xf32>, %b: memref<16x32xf32>, %b2: memref<32x16xf32>, %d: memref<8x16xf32>) {
+  %c = memref.alloc() : memref<8x32xf32>
+  %h = memref.alloc() : memref<8x32xf32>
+  %c2 = memref.alloc() : memref<8x16xf32>
+  affine.for %i = 0 to 8 {
+    affine.for %k = 0 to 16 {
+      affine.for %j = 0 to 32 {
+        %x = affine.load %a[%i, %k] : memref<8x16xf32>
+        %y = affine.load %b[%k, %j] : memref<16x32xf32>
+        %z = affine.load %c[%i, %j] : memref<8x32xf32>
+        %m = arith.mulf %x, %y : f32
+        %s = arith.addf %z, %m : f32
+        affine.store %s, %c[%i, %j] : memref<8x32xf32>
+      }
+    }
+  }
+  affine.for %i = 0 to 8 {
+    affine.for %j = 0 to 32 {
+      %v = affine.load %c[%i, %j] : memref<8x32xf32>
+      %t = math.tanh %v : f32
+      affine.store %t, %h[%i, %j] : memref<8x32xf32>
+    }
+  }
+  affine.for %i = 0 to 8 {
+    affine.for %k = 0 to 32 {
+      affine.for %j = 0 to 16 {
+        %x = affine.load %h[%i, %k] : memref<8x32xf32>
+        %y = affine.load %b2[%k, %j] : memref<32x16xf32>
+        %z = affine.load %c2[%i, %j] : memref<8x16xf32>
+        %m = arith.mulf %x, %y : f32
+        %s = arith.addf %z, %m : f32
+        affine.store %s, %c2[%i, %j] : memref<8x16xf32>
+      }
+    }
+  }
+  affine.for %i = 0 to 8 {
+    affine.for %j = 0 to 16 {
+      %v = affine.load %c2[%i, %j] : memref<8x16xf32>
+      %t = math.tanh %v : f32
+      affine.store %t, %d[%i, %j] : memref<8x16xf32>
+    }
+  }
+  memref.dealloc %c : memref<8x32xf32>
+  memref.dealloc %h : memref<8x32xf32>
+  memref.dealloc %c2 : memref<8x16xf32>
+  return
+}

@@ -309,28 +309,35 @@ static bool isUsedElsewhere(Value result, AffineForOp producer,
 struct FuseEpiloguesPass
     : public polyblocks::impl::PBFuseEpiloguesBase<FuseEpiloguesPass> {
   void runOnOperation() override {
+    // The consumers erased are outermost loops too: not visited after.
+    llvm::SmallPtrSet<Operation *, 8> erased;
     for (AffineForOp producer : polyblocks::getOutermostLoops(getOperation()))
-      if (isTiledContraction(producer))
-        fuseInto(producer);
+      if (!erased.contains(producer) && isTiledContraction(producer))
+        if (AffineForOp consumer = fuseInto(producer)) {
+          erased.insert(consumer);
+          consumer.erase();
+        }
   }
 
-  void fuseInto(AffineForOp producer) {
+  /// Computes the nest after `producer` on its tiles when it can; returns
+  /// that nest, for the caller to erase, or null.
+  AffineForOp fuseInto(AffineForOp producer) {
     // The tile stores: every vector store of the nest to one buffer, C.
     SmallVector<AffineVectorStoreOp> tileStores;
     producer.walk([&](AffineVectorStoreOp s) { tileStores.push_back(s); });
     if (tileStores.empty())
-      return;
+      return {};
     Value result = tileStores.back().getMemRef();
     llvm::erase_if(tileStores, [&](AffineVectorStoreOp s) {
       return s.getMemRef() != result;
     });
     if (cast<MemRefType>(result.getType()).getRank() == 0)
-      return;
+      return {};
     bool scalarWrites = false;
     producer.walk(
         [&](AffineStoreOp s) { scalarWrites |= s.getMemRef() == result; });
     if (scalarWrites)
-      return;
+      return {};
 
     // The consumer: the next nest; allocations and pure ops between them
     // move above the producer.
@@ -341,15 +348,15 @@ struct FuseEpiloguesPass
         break;
       if (!isa<memref::AllocOp>(op) &&
           !(isPure(op) && op->getNumRegions() == 0))
-        return;
+        return {};
       between.push_back(op);
     }
     if (!consumer)
-      return;
+      return {};
     std::optional<Epilogue> e = matchEpilogue(producer, result, consumer);
     if (!e) {
       LLVM_DEBUG(llvm::dbgs() << "no epilogue: " << consumer << "\n");
-      return;
+      return {};
     }
     // What the consumer uses from above it is there at the producer's tile
     // stores (or moves above it).
@@ -365,7 +372,7 @@ struct FuseEpiloguesPass
       }
     });
     if (!available)
-      return;
+      return {};
     for (Operation *op : between)
       op->moveBefore(producer);
     // In place, the epilogue's store replaces the tile store.
@@ -384,7 +391,7 @@ struct FuseEpiloguesPass
                    : "the elementwise nest after it computed on the register "
                      "tiles as they are stored, in place of its result",
         {{"result_stored", BoolAttr::get(producer.getContext(), keepResult)}});
-    consumer.erase();
+    return consumer;
   }
 };
 
