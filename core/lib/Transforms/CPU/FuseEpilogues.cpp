@@ -25,10 +25,10 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/LoopUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "pb-fuse-epilogues"
@@ -53,6 +53,9 @@ struct Epilogue {
   SmallVector<Value> ivOfDim;
   /// The single store D[...] of the body.
   AffineStoreOp store;
+  /// The other loads that are unit-stride along C's last dimension (read as
+  /// vectors); the rest do not move along it (read once, broadcast).
+  llvm::SmallPtrSet<Operation *, 4> vectorLoads;
 };
 
 /// Whether `op` is a nest of pb-register-tile-contraction that stores each
@@ -84,9 +87,7 @@ static bool isVectorizable(Operation *op) {
 /// The buffer `memref` is a view of (through reshapes, subviews, views),
 /// or `memref` itself.
 static Value getBaseBuffer(Value memref) {
-  while (auto view = memref.getDefiningOp<ViewLikeOpInterface>())
-    memref = view.getViewSource();
-  return memref;
+  return memref::skipViewLikeOps(cast<MemrefValue>(memref));
 }
 
 /// Matches `consumer` as an elementwise map of `result` that the tile
@@ -182,9 +183,11 @@ static std::optional<Epilogue> matchEpilogue(AffineForOp producer, Value result,
   for (Operation &op : body->without_terminator()) {
     if (&op == e.resultLoad.getOperation() || !isa<AffineLoadOp>(op))
       continue;
-    if (polyblocks::getAccessStride(&op, lanes) ==
-        polyblocks::AccessStride::Strided)
+    polyblocks::AccessStride stride = polyblocks::getAccessStride(&op, lanes);
+    if (stride == polyblocks::AccessStride::Strided)
       return std::nullopt;
+    if (stride == polyblocks::AccessStride::Contiguous)
+      e.vectorLoads.insert(&op);
   }
   if (polyblocks::getAccessStride(e.store, lanes) !=
       polyblocks::AccessStride::Contiguous)
@@ -227,7 +230,6 @@ static void emitEpilogue(Epilogue &e, AffineVectorStoreOp tileStore) {
   for (auto [d, iv] : llvm::enumerate(e.ivOfDim))
     scalars.map(iv, AffineApplyOp::create(b, loc, map.getSubMap({unsigned(d)}),
                                           operands));
-  Value laneIv = e.ivOfDim.back();
   IRMapping vectors;
   auto widen = [&](Type t) { return VectorType::get({lanes}, t); };
   auto vectorOf = [&](Value v) -> Value {
@@ -246,8 +248,7 @@ static void emitEpilogue(Epilogue &e, AffineVectorStoreOp tileStore) {
       auto [loadMap, mapOperands] =
           composeAt(load.getAffineMap(), load.getMapOperands(), scalars);
       Type element = load.getType();
-      if (polyblocks::getAccessStride(load, laneIv) ==
-          polyblocks::AccessStride::Contiguous) {
+      if (e.vectorLoads.contains(load)) {
         vectors.map(load.getResult(),
                     AffineVectorLoadOp::create(b, loc, widen(element),
                                                load.getMemRef(), loadMap,
