@@ -5,6 +5,7 @@
 #include "mlir/Analysis/FlatLinearValueConstraints.h"
 #include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
 #include "mlir/Dialect/Affine/Analysis/Utils.h"
+#include "mlir/Dialect/Affine/LoopUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
@@ -321,6 +322,71 @@ bool isParallelLoop(AffineForOp loop) {
           return false;
   }
   return true;
+}
+
+SmallVector<AffineForOp> getFullBand(AffineForOp root,
+                                     ArrayRef<int64_t> shape) {
+  SmallVector<AffineForOp> band;
+  getPerfectlyNestedLoops(band, root);
+  if (band.size() != shape.size())
+    return {};
+  SmallVector<int64_t> trips;
+  for (AffineForOp loop : band) {
+    if (!loop.hasConstantLowerBound() || loop.getConstantLowerBound() != 0 ||
+        !loop.hasConstantUpperBound() || loop.getStepAsInt() != 1)
+      return {};
+    trips.push_back(loop.getConstantUpperBound());
+  }
+  // Each dimension must be walked by one loop of the same size; the access
+  // check below pins which loop indexes which dimension.
+  SmallVector<int64_t> sortedTrips(trips), sortedShape(shape);
+  llvm::sort(sortedTrips);
+  llvm::sort(sortedShape);
+  if (sortedTrips != sortedShape)
+    return {};
+  return band;
+}
+
+bool indexesOneToOne(AffineMap map, ValueRange operands,
+                     ArrayRef<AffineForOp> band, ArrayRef<int64_t> shape) {
+  if (map.getNumResults() != shape.size())
+    return false;
+  llvm::SmallPtrSet<Operation *, 4> used;
+  for (auto [d, expr] : llvm::enumerate(map.getResults())) {
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    if (!dim)
+      return false;
+    Value iv = operands[dim.getPosition()];
+    AffineForOp loop = getForInductionVarOwner(iv);
+    if (!loop || !llvm::is_contained(band, loop) ||
+        loop.getConstantUpperBound() != shape[d] ||
+        !used.insert(loop.getOperation()).second)
+      return false;
+  }
+  return true;
+}
+
+std::optional<BufferFill> matchBufferFill(AffineForOp root) {
+  SmallVector<AffineForOp> band;
+  getPerfectlyNestedLoops(band, root);
+  Block *body = band.back().getBody();
+  if (body->getOperations().size() != 2)
+    return std::nullopt;
+  auto store = dyn_cast<AffineStoreOp>(body->front());
+  if (!store)
+    return std::nullopt;
+  Value buffer = store.getMemRef();
+  Value value = store.getValue();
+  auto type = dyn_cast<MemRefType>(buffer.getType());
+  if (!type || !type.hasStaticShape() || type.getRank() == 0 ||
+      root->isAncestor(value.getParentBlock()->getParentOp()))
+    return std::nullopt;
+  SmallVector<AffineForOp> fullBand = getFullBand(root, type.getShape());
+  if (fullBand.empty() ||
+      !indexesOneToOne(store.getAffineMap(), store.getMapOperands(), fullBand,
+                       type.getShape()))
+    return std::nullopt;
+  return BufferFill{store, buffer, value};
 }
 
 } // namespace polyblocks

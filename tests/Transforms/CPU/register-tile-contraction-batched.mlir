@@ -16,7 +16,7 @@
 // CHECK:               affine.for %[[K:.*]] = 0 to 16 iter_args(
 // CHECK:                 affine.vector_load %[[PACK]][%[[JT]] floordiv 16, %[[K]], 0] : memref<2x16x16xf32>, vector<16xf32>
 // CHECK-NOT:     memref.dealloc
-// CHECK:         pb.decisions = [{columns = 16 : i64, columns_outside = false, k_block = 16 : i64{{.*}}packed_at_compile_time = false
+// CHECK:         pb.decisions = [{columns = 16 : i64, columns_outside = false, fill_folded = false, k_block = 16 : i64{{.*}}packed_at_compile_time = false
 // CHECK-SAME:      per batch, by the thread of the batch
 func.func @batched_panels(%x: memref<3x8x16xf32>, %w: memref<3x16x32xf32>, %y: memref<3x8x32xf32>) {
   affine.for %b = 0 to 3 {

@@ -41,6 +41,29 @@ inline constexpr uint64_t kFewParallelIterations = 8;
 /// (a tile buffer) belongs to one iteration and is not looked at.
 bool isParallelLoop(mlir::affine::AffineForOp loop);
 
+/// The perfect band at `root` if it walks the whole of a memref of `shape`:
+/// one zero-based unit-step loop per dimension, as many iterations as the
+/// dimension has elements (in any order); empty otherwise.
+llvm::SmallVector<mlir::affine::AffineForOp>
+getFullBand(mlir::affine::AffineForOp root, llvm::ArrayRef<int64_t> shape);
+
+/// True if `map` with `operands` indexes each dimension d of `shape` by
+/// exactly one loop of `band` whose trip count is the size of d, every loop
+/// used once.
+bool indexesOneToOne(mlir::AffineMap map, mlir::ValueRange operands,
+                     llvm::ArrayRef<mlir::affine::AffineForOp> band,
+                     llvm::ArrayRef<int64_t> shape);
+
+/// A nest that stores one value, defined outside it, into every element of
+/// a statically shaped buffer: `for %i, %j, .. { store %v, %buffer[%i, %j,
+/// ..] }` (linalg.fill, bufferized).
+struct BufferFill {
+  mlir::affine::AffineStoreOp store;
+  mlir::Value buffer;
+  mlir::Value value;
+};
+std::optional<BufferFill> matchBufferFill(mlir::affine::AffineForOp root);
+
 } // namespace polyblocks
 
 #endif // POLYBLOCKS_ANALYSIS_LOOPNESTS_H

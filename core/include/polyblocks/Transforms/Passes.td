@@ -921,6 +921,16 @@ def PBRegisterTileContraction
     step read `MR` consecutive elements instead of `MR` streams a row of
     `X` apart. The rows left over after the whole tiles are read in place.
     (Measured both ways: bench/RESULTS.md, notes on the passes.)
+    When each tile of `C` is stored once (the whole reduction in one block)
+    and the nest before it fills `C` with one value (a bufferized
+    `linalg.fill` of a matmul's or convolution's `outs`), the accumulators
+    start from that value in every lane instead of loading `C`, and the
+    fill's nest is removed: one pass over `C` less, and with
+    pb-fuse-epilogues `C` may never be touched at all. Only when the
+    nest's parallel loops index `C` one to one (it writes every element),
+    neither factor is `C`, and nothing between the fill and the nest
+    touches `C` or a view of it; a blocked matmul's later k blocks read
+    `C`, so it keeps its fill.
     The multiply and add are contracted into `vector.fma` (one rounding, as
     BLAS libraries do). The rows are covered by as few tiles of at most
     `rows` rows as possible, as even as possible (`MR` = 6 for 1024 rows and

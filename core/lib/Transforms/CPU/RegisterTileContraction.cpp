@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Affine/LoopUtils.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IntegerSet.h"
@@ -98,6 +99,8 @@ struct TilePlan {
   int64_t numRowBlocks = 0;
   /// Rows in whole tiles of MR.
   int64_t getWholeRows() const { return m / mr * mr; }
+  /// Each tile of C is stored once, after the whole reduction.
+  bool storesOnce() const { return !blocked || kc == kTotal; }
 };
 
 /// The constant global with an initial value and an identity layout that
@@ -112,6 +115,60 @@ static memref::GlobalOp getConstantGlobal(Value memref) {
       !global.getType().getLayout().isIdentity())
     return nullptr;
   return global;
+}
+
+/// The nest before `root` (the nest of `c`) that fills C with one value, when
+/// the accumulators can start from that value instead: the tiles read C
+/// only before the whole reduction (the plan stores each tile once), the
+/// nest writes every element of C (its parallel loops index C one to one),
+/// X and Y are other buffers, and nothing between the fill and `root`
+/// touches C or a view of it. Null otherwise.
+static AffineForOp findFoldableFill(Contraction &c, const TilePlan &plan,
+                                    AffineForOp root) {
+  Value buffer = c.accStore.getMemRef();
+  auto type = cast<MemRefType>(buffer.getType());
+  if (!plan.storesOnce() || !type.hasStaticShape() ||
+      c.accLoad.getMemRef() != buffer ||
+      c.accLoad.getAffineMap() != c.accStore.getAffineMap() ||
+      !llvm::equal(c.accLoad.getMapOperands(), c.accStore.getMapOperands()))
+    return nullptr;
+  SmallVector<AffineForOp> band(c.outerLoops);
+  band.push_back(c.iLoop);
+  band.push_back(c.jLoop);
+  if (!polyblocks::indexesOneToOne(c.accStore.getAffineMap(),
+                                   c.accStore.getMapOperands(), band,
+                                   type.getShape()))
+    return nullptr;
+  auto getBase = [](Value memref) {
+    return memref::skipViewLikeOps(cast<MemrefValue>(memref));
+  };
+  Value base = getBase(buffer);
+  if (getBase(c.rowLoad.getMemRef()) == base ||
+      getBase(c.panelLoad.getMemRef()) == base)
+    return nullptr;
+  auto touchesC = [&](Operation *op) {
+    return op
+        ->walk([&](Operation *inner) {
+          for (Value operand : inner->getOperands())
+            if (isa<MemRefType>(operand.getType()) && getBase(operand) == base)
+              return WalkResult::interrupt();
+          return WalkResult::advance();
+        })
+        .wasInterrupted();
+  };
+  for (Operation *op = root->getPrevNode(); op; op = op->getPrevNode()) {
+    if (!touchesC(op))
+      continue;
+    auto fillRoot = dyn_cast<AffineForOp>(op);
+    if (!fillRoot)
+      return nullptr;
+    std::optional<polyblocks::BufferFill> fill =
+        polyblocks::matchBufferFill(fillRoot);
+    if (!fill || fill->buffer != buffer)
+      return nullptr;
+    return fillRoot;
+  }
+  return nullptr;
 }
 
 /// Plans the nest of `c` with `tile`, or nullopt when its columns are no
@@ -207,8 +264,10 @@ static std::optional<TilePlan> planTile(Contraction &c,
 ///         one register tile of the rows left over
 class TiledNestBuilder {
 public:
-  TiledNestBuilder(Contraction &c, const TilePlan &plan)
-      : c(c), plan(plan),
+  /// `fillValue`: the value every element of C holds before the nest (a
+  /// fill folded into the accumulators), or null (they start from C).
+  TiledNestBuilder(Contraction &c, const TilePlan &plan, Value fillValue)
+      : c(c), plan(plan), fillValue(fillValue),
         root(c.outerLoops.empty() ? c.iLoop : c.outerLoops.front()), b(root),
         loc(root.getLoc()), ctx(b.getContext()),
         vectorType(VectorType::get({plan.nr}, c.elementType)),
@@ -271,6 +330,9 @@ private:
 
   Contraction &c;
   const TilePlan &plan;
+  Value fillValue;
+  /// fillValue in every lane (created before the nest), or null.
+  Value fillVector;
   AffineForOp root;
   OpBuilder b;
   Location loc;
@@ -521,9 +583,11 @@ void TiledNestBuilder::emitTile(OpBuilder &tb, OpFoldResult rowBase,
   for (int64_t r = 0; r < tileRows; ++r) {
     rowIvs.push_back(rowIndex(tb, rowBase, r));
     ivMap[oldI] = rowIvs.back();
-    initial.push_back(AffineVectorLoadOp::create(tb, loc, vectorType, accMemRef,
-                                                 c.accLoad.getAffineMap(),
-                                                 remap(c.accLoad)));
+    initial.push_back(
+        fillVector ? fillVector
+                   : AffineVectorLoadOp::create(tb, loc, vectorType, accMemRef,
+                                                c.accLoad.getAffineMap(),
+                                                remap(c.accLoad)));
   }
   SmallVector<Value> finals = buildReductionNest(
       tb, loc, 0, initial,
@@ -552,6 +616,8 @@ void TiledNestBuilder::emitTile(OpBuilder &tb, OpFoldResult rowBase,
 
 Operation *TiledNestBuilder::build() {
   createPackMaps();
+  if (fillValue)
+    fillVector = vector::BroadcastOp::create(b, loc, vectorType, fillValue);
   // The panels of Y, packed contiguously: read in place, the rows of a
   // panel lie a whole row of Y apart and collide in the same cache sets. A
   // k block's panel is packed and used by the thread of its column tile,
@@ -676,7 +742,7 @@ Operation *TiledNestBuilder::build() {
 static void recordTile(Operation *nestRoot, const Contraction &c,
                        const TilePlan &plan,
                        const polyblocks::RegisterTile &tile,
-                       bool packedAtCompileTime) {
+                       bool packedAtCompileTime, bool fromFill) {
   int64_t m = plan.m, mr = plan.mr, nr = plan.nr, kc = plan.kc;
   std::string summary;
   llvm::raw_string_ostream os(summary);
@@ -706,6 +772,9 @@ static void recordTile(Operation *nestRoot, const Contraction &c,
        << " (its panels' " << plan.panelBytes / 1024 << " KiB "
        << (plan.columnsOutside ? "outgrow" : "fit in") << " "
        << tile.columnsOutsideAboveKiB << " KiB of cache)";
+  if (fromFill)
+    os << "; the accumulators start from the value the nest before filled "
+          "the result with (that nest removed)";
   if (plan.numRowBlocks > 1)
     os << "; the " << m / mr << " row tiles in " << plan.numRowBlocks
        << " blocks (a block's rows of the row factor within "
@@ -719,7 +788,8 @@ static void recordTile(Operation *nestRoot, const Contraction &c,
       {"rows_packed", b.getBoolAttr(plan.packRows)},
       // Each tile of the result stored once, after the whole reduction
       // (pb-fuse-epilogues computes on it there).
-      {"stores_once", b.getBoolAttr(!plan.blocked || plan.kc == plan.kTotal)}};
+      {"stores_once", b.getBoolAttr(plan.storesOnce())},
+      {"fill_folded", b.getBoolAttr(fromFill)}};
   if (!plan.blocked) {
     fields.push_back({"columns_outside", b.getBoolAttr(plan.columnsOutside)});
     fields.push_back(
@@ -758,10 +828,19 @@ struct RegisterTileContractionPass
       std::optional<TilePlan> plan = planTile(*c, tile);
       if (!plan)
         continue;
-      TiledNestBuilder builder(*c, *plan);
+      // A fill of C right before the nest: the accumulators start from its
+      // value and the fill goes (one pass less over C).
+      AffineForOp fill = findFoldableFill(*c, *plan, root);
+      Value fillValue;
+      if (fill)
+        fillValue = polyblocks::matchBufferFill(fill)->value;
+      TiledNestBuilder builder(*c, *plan, fillValue);
       Operation *nestRoot = builder.build();
-      recordTile(nestRoot, *c, *plan, tile, builder.isPackedAtCompileTime());
+      recordTile(nestRoot, *c, *plan, tile, builder.isPackedAtCompileTime(),
+                 bool(fill));
       root.erase();
+      if (fill)
+        fill.erase();
     }
   }
 };

@@ -25,53 +25,6 @@ using namespace mlir::affine;
 
 namespace {
 
-/// The perfect band at `root` if it walks the whole of a memref of `shape`:
-/// one loop per dimension, from 0 to the dimension's size, step 1.
-static SmallVector<AffineForOp> getFullBand(AffineForOp root,
-                                            ArrayRef<int64_t> shape) {
-  SmallVector<AffineForOp> band;
-  getPerfectlyNestedLoops(band, root);
-  if (band.size() != shape.size())
-    return {};
-  SmallVector<int64_t> trips;
-  for (AffineForOp loop : band) {
-    if (!loop.hasConstantLowerBound() || loop.getConstantLowerBound() != 0 ||
-        !loop.hasConstantUpperBound() || loop.getStepAsInt() != 1)
-      return {};
-    trips.push_back(loop.getConstantUpperBound());
-  }
-  // Each dimension must be walked by one loop of the same size; the access
-  // check below pins which loop indexes which dimension.
-  SmallVector<int64_t> sortedTrips(trips), sortedShape(shape);
-  llvm::sort(sortedTrips);
-  llvm::sort(sortedShape);
-  if (sortedTrips != sortedShape)
-    return {};
-  return band;
-}
-
-/// True if `map` with `operands` indexes dimension d by exactly one loop of
-/// `band` whose trip count is the size of d, every loop used once.
-static bool indexesOneToOne(AffineMap map, ValueRange operands,
-                            ArrayRef<AffineForOp> band,
-                            ArrayRef<int64_t> shape) {
-  if (map.getNumResults() != shape.size())
-    return false;
-  llvm::SmallPtrSet<Operation *, 4> used;
-  for (auto [d, expr] : llvm::enumerate(map.getResults())) {
-    auto dim = dyn_cast<AffineDimExpr>(expr);
-    if (!dim)
-      return false;
-    Value iv = operands[dim.getPosition()];
-    AffineForOp loop = getForInductionVarOwner(iv);
-    if (!loop || !llvm::is_contained(band, loop) ||
-        loop.getConstantUpperBound() != shape[d] ||
-        !used.insert(loop.getOperation()).second)
-      return false;
-  }
-  return true;
-}
-
 struct ForwardFillsPass
     : public polyblocks::impl::PBForwardFillsBase<ForwardFillsPass> {
   void runOnOperation() override {
@@ -80,26 +33,13 @@ struct ForwardFillsPass
   }
 
   void tryForward(AffineForOp fillRoot) {
-    // The fill: a full band whose body only stores one outside value.
-    SmallVector<AffineForOp> probe;
-    getPerfectlyNestedLoops(probe, fillRoot);
-    Block *fillBody = probe.back().getBody();
-    if (fillBody->getOperations().size() != 2)
+    std::optional<polyblocks::BufferFill> fill =
+        polyblocks::matchBufferFill(fillRoot);
+    if (!fill)
       return;
-    auto fillStore = dyn_cast<AffineStoreOp>(fillBody->front());
-    if (!fillStore)
-      return;
-    Value buffer = fillStore.getMemRef();
-    Value fillValue = fillStore.getValue();
-    auto type = dyn_cast<MemRefType>(buffer.getType());
-    if (!type || !type.hasStaticShape() || type.getRank() == 0 ||
-        fillRoot->isAncestor(fillValue.getParentBlock()->getParentOp()))
-      return;
-    SmallVector<AffineForOp> fillBand = getFullBand(fillRoot, type.getShape());
-    if (fillBand.empty() ||
-        !indexesOneToOne(fillStore.getAffineMap(), fillStore.getMapOperands(),
-                         fillBand, type.getShape()))
-      return;
+    Value buffer = fill->buffer;
+    Value fillValue = fill->value;
+    auto type = cast<MemRefType>(buffer.getType());
 
     // The next op that touches the buffer.
     Operation *next = fillRoot->getNextNode();
@@ -114,7 +54,8 @@ struct ForwardFillsPass
     auto readerRoot = dyn_cast_or_null<AffineForOp>(next);
     if (!readerRoot)
       return;
-    SmallVector<AffineForOp> band = getFullBand(readerRoot, type.getShape());
+    SmallVector<AffineForOp> band =
+        polyblocks::getFullBand(readerRoot, type.getShape());
     if (band.empty())
       return;
     Block *body = band.back().getBody();
@@ -146,7 +87,7 @@ struct ForwardFillsPass
         return;
       }
       if (!sawAccess) {
-        if (!indexesOneToOne(map, operands, band, type.getShape()))
+        if (!polyblocks::indexesOneToOne(map, operands, band, type.getShape()))
           return;
         accessMap = map;
         accessOperands.assign(operands.begin(), operands.end());
