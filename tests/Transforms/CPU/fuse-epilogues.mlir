@@ -182,3 +182,133 @@ func.func @two_layers(%a: memref<8x16xf32>, %b: memref<16x32xf32>, %b2: memref<3
   memref.dealloc %c2 : memref<8x16xf32>
   return
 }
+
+// -----
+
+// A convolution-shaped nest (a batch loop around the rows) whose
+// elementwise nest writes the interior of the next layer's padded buffer
+// (a subview), after the nests that fill its border rows; batch norm's
+// shift arrives as memref<16x1x1xf32>, read [%c, 0, 0]. The border fills
+// touch nothing the producer touches: they move above it, with their views.
+// The shift is read as a vector of its buffer collapsed to one dimension;
+// the tiles are stored into the interior; the pack buffer's deallocation
+// stays after the producer.
+// CHECK-LABEL: func @into_padded_interior
+// CHECK-SAME:    (%{{.*}}: memref<2x8x16xf32>, %{{.*}}: memref<16x16xf32>, %[[SHIFT:.*]]: memref<16x1x1xf32>, %[[P:.*]]: memref<2x10x16xf32>)
+// CHECK:         %[[TOP:.*]] = memref.subview %[[P]][0, 0, 0] [2, 1, 16]
+// CHECK:         affine.store %{{.*}}, %[[TOP]]
+// CHECK:         %[[BOTTOM:.*]] = memref.subview %[[P]][0, 9, 0] [2, 1, 16]
+// CHECK:         affine.store %{{.*}}, %[[BOTTOM]]
+// CHECK:         %[[IN:.*]] = memref.subview %[[P]][0, 1, 0] [2, 8, 16]
+// CHECK:         %[[FLAT:.*]] = memref.collapse_shape %[[SHIFT]] {{\[\[}}0, 1, 2]] : memref<16x1x1xf32> into memref<16xf32>
+// CHECK:         affine.for %[[B:.*]] = 0 to 2 {
+// CHECK:           affine.for %[[JT:.*]] = 0 to 16 step 16 {
+// CHECK:             affine.for %[[IT:.*]] = 0 to 8 step 4 {
+// CHECK:               %[[ACC:.*]]:4 = affine.for
+// CHECK:               %[[SV:.*]] = affine.vector_load %[[FLAT]][%[[JT]]] : memref<16xf32>, vector<16xf32>
+// CHECK:               %[[S:.*]] = arith.addf %[[ACC]]#0, %[[SV]] : vector<16xf32>
+// CHECK:               affine.vector_store %{{.*}}, %[[IN]][%[[B]], %[[IT]], %[[JT]]]
+// CHECK:         } {pb.decisions = [{{.*}}{pass = "pb-fuse-epilogues", result_stored = false
+// CHECK-NEXT:    memref.dealloc
+// CHECK-NOT:     affine.for
+// CHECK:         return
+func.func @into_padded_interior(%x: memref<2x8x16xf32>, %y: memref<16x16xf32>, %shift: memref<16x1x1xf32>, %p: memref<2x10x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<2x8x16xf32>
+  affine.for %b = 0 to 2 {
+    affine.for %i = 0 to 8 {
+      affine.for %j = 0 to 16 {
+        affine.store %zero, %c[%b, %i, %j] : memref<2x8x16xf32>
+      }
+    }
+  }
+  affine.for %b = 0 to 2 {
+    affine.for %i = 0 to 8 {
+      affine.for %k = 0 to 16 {
+        affine.for %j = 0 to 16 {
+          %a = affine.load %x[%b, %i, %k] : memref<2x8x16xf32>
+          %w = affine.load %y[%k, %j] : memref<16x16xf32>
+          %acc = affine.load %c[%b, %i, %j] : memref<2x8x16xf32>
+          %m = arith.mulf %a, %w : f32
+          %s = arith.addf %acc, %m : f32
+          affine.store %s, %c[%b, %i, %j] : memref<2x8x16xf32>
+        }
+      }
+    }
+  }
+  %top = memref.subview %p[0, 0, 0] [2, 1, 16] [1, 1, 1] : memref<2x10x16xf32> to memref<2x1x16xf32, strided<[160, 16, 1]>>
+  affine.for %b = 0 to 2 {
+    affine.for %j = 0 to 16 {
+      affine.store %zero, %top[%b, 0, %j] : memref<2x1x16xf32, strided<[160, 16, 1]>>
+    }
+  }
+  %bottom = memref.subview %p[0, 9, 0] [2, 1, 16] [1, 1, 1] : memref<2x10x16xf32> to memref<2x1x16xf32, strided<[160, 16, 1], offset: 144>>
+  affine.for %b = 0 to 2 {
+    affine.for %j = 0 to 16 {
+      affine.store %zero, %bottom[%b, 0, %j] : memref<2x1x16xf32, strided<[160, 16, 1], offset: 144>>
+    }
+  }
+  %in = memref.subview %p[0, 1, 0] [2, 8, 16] [1, 1, 1] : memref<2x10x16xf32> to memref<2x8x16xf32, strided<[160, 16, 1], offset: 16>>
+  affine.for %b = 0 to 2 {
+    affine.for %i = 0 to 8 {
+      affine.for %j = 0 to 16 {
+        %v = affine.load %c[%b, %i, %j] : memref<2x8x16xf32>
+        %sh = affine.load %shift[%j, 0, 0] : memref<16x1x1xf32>
+        %s = arith.addf %v, %sh : f32
+        %r = arith.maximumf %s, %zero : f32
+        affine.store %r, %in[%b, %i, %j] : memref<2x8x16xf32, strided<[160, 16, 1], offset: 16>>
+      }
+    }
+  }
+  memref.dealloc %c : memref<2x8x16xf32>
+  return
+}
+
+// -----
+
+// A nest between the producer and the elementwise nest that rewrites the
+// row factor, which the producer reads in place: it is not moved above the
+// producer, and being the next nest to touch the producer's buffers it is
+// the only candidate: it does not read C, so nothing is fused. (The column
+// factor is read by the pack nest before the producer, not by it: a writer
+// of that one may move above the producer.)
+// CHECK-LABEL: func @writer_of_a_factor_between
+// CHECK-NOT:     pb-fuse-epilogues
+// CHECK:         affine.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : memref<2x8x16xf32>
+// CHECK:         arith.maximumf %{{.*}} : f32
+func.func @writer_of_a_factor_between(%x: memref<2x8x16xf32>, %y: memref<16x16xf32>, %d: memref<2x8x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<2x8x16xf32>
+  affine.for %b = 0 to 2 {
+    affine.for %i = 0 to 8 {
+      affine.for %k = 0 to 16 {
+        affine.for %j = 0 to 16 {
+          %a = affine.load %x[%b, %i, %k] : memref<2x8x16xf32>
+          %w = affine.load %y[%k, %j] : memref<16x16xf32>
+          %acc = affine.load %c[%b, %i, %j] : memref<2x8x16xf32>
+          %m = arith.mulf %a, %w : f32
+          %s = arith.addf %acc, %m : f32
+          affine.store %s, %c[%b, %i, %j] : memref<2x8x16xf32>
+        }
+      }
+    }
+  }
+  affine.for %b = 0 to 2 {
+    affine.for %i = 0 to 8 {
+      affine.for %k = 0 to 16 {
+        affine.store %zero, %x[%b, %i, %k] : memref<2x8x16xf32>
+      }
+    }
+  }
+  affine.for %b = 0 to 2 {
+    affine.for %i = 0 to 8 {
+      affine.for %j = 0 to 16 {
+        %v = affine.load %c[%b, %i, %j] : memref<2x8x16xf32>
+        %r = arith.maximumf %v, %zero : f32
+        affine.store %r, %d[%b, %i, %j] : memref<2x8x16xf32>
+      }
+    }
+  }
+  memref.dealloc %c : memref<2x8x16xf32>
+  return
+}

@@ -1466,6 +1466,17 @@ def PBFuseEpilogues : Pass<"pb-fuse-epilogues", "::mlir::func::FuncOp"> {
     nothing after the contraction reads `C`; otherwise they stay. The
     consumer's pass over memory (reading `C` back) is saved, and with it
     the write of `C` when it is dead.
+
+    Convolutions as networks export them take the same path: `D` may be a
+    view (the interior of the next layer's padded input), and the nests
+    between the contraction and its consumer that touch none of the
+    buffers the contraction touches (the fills of that padded buffer's
+    border) move above the contraction, with the views and allocations
+    they use; deallocations between them stay. An operand read
+    `%v[%c, 0, 0]` of a `memref<Cx1x1xf32>` (batch norm's shift, as
+    torch-mlir hands it over), strided by its subscripts but contiguous in
+    memory along `C`'s last dimension, is read as a vector of the buffer
+    collapsed to one dimension (`memref.collapse_shape`).
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::vector::VectorDialect"];

@@ -54,8 +54,15 @@ struct Epilogue {
   /// The single store D[...] of the body.
   AffineStoreOp store;
   /// The other loads that are unit-stride along C's last dimension (read as
-  /// vectors); the rest do not move along it (read once, broadcast).
+  /// vectors); the rest do not move along it (read once, broadcast), but for
+  /// those in `flatViews`.
   llvm::SmallPtrSet<Operation *, 4> vectorLoads;
+  /// Loads whose address moves by one element along the lanes though their
+  /// last subscript does not (batch norm's `%v[%c, 0, 0]` of a
+  /// memref<Cx1x1xf32>): read as vectors of the buffer collapsed to one
+  /// dimension (the collapse_shape, created above the producer, once
+  /// fused).
+  llvm::DenseMap<Operation *, Value> flatViews;
 };
 
 /// Whether `op` is a nest of pb-register-tile-contraction that stores each
@@ -150,7 +157,7 @@ static std::optional<Epilogue> matchEpilogue(AffineForOp producer, Value result,
         e.store.getMapOperands() != e.resultLoad.getMapOperands())
       return std::nullopt;
   } else if (written.contains(getBaseBuffer(output)) ||
-             !polyblocks::isDistinctBuffer(output) ||
+             !polyblocks::isDistinctBuffer(getBaseBuffer(output)) ||
              llvm::any_of(body->getOps<AffineLoadOp>(), [&](AffineLoadOp load) {
                return getBaseBuffer(load.getMemRef()) == output;
              })) {
@@ -184,10 +191,16 @@ static std::optional<Epilogue> matchEpilogue(AffineForOp producer, Value result,
     if (&op == e.resultLoad.getOperation() || !isa<AffineLoadOp>(op))
       continue;
     polyblocks::AccessStride stride = polyblocks::getAccessStride(&op, lanes);
-    if (stride == polyblocks::AccessStride::Strided)
-      return std::nullopt;
     if (stride == polyblocks::AccessStride::Contiguous)
       e.vectorLoads.insert(&op);
+    if (stride != polyblocks::AccessStride::Strided)
+      continue;
+    auto type = cast<MemRefType>(cast<AffineLoadOp>(op).getMemRef().getType());
+    if (polyblocks::getAddressStride(&op, lanes) !=
+            polyblocks::AccessStride::Contiguous ||
+        !type.getLayout().isIdentity() || !type.hasStaticShape())
+      return std::nullopt;
+    e.flatViews[&op] = Value();
   }
   if (polyblocks::getAccessStride(e.store, lanes) !=
       polyblocks::AccessStride::Contiguous)
@@ -199,6 +212,20 @@ static std::optional<Epilogue> matchEpilogue(AffineForOp producer, Value result,
                      [&](Value v) { return llvm::is_contained(ivs, v); }))
       return std::nullopt;
   return e;
+}
+
+/// The map of `load` (of an identity-layout buffer) as one linear
+/// subscript: each subscript times its dimension's stride, summed.
+static AffineMap getLinearMap(AffineLoadOp load) {
+  AffineMap map = load.getAffineMap();
+  auto type = cast<MemRefType>(load.getMemRef().getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  (void)type.getStridesAndOffset(strides, offset);
+  AffineExpr linear = getAffineConstantExpr(0, load.getContext());
+  for (auto [expr, stride] : llvm::zip(map.getResults(), strides))
+    linear = linear + expr * stride;
+  return AffineMap::get(map.getNumDims(), map.getNumSymbols(), linear);
 }
 
 /// The map and operands of a consumer's access at a tile store: its
@@ -248,7 +275,13 @@ static void emitEpilogue(Epilogue &e, AffineVectorStoreOp tileStore) {
       auto [loadMap, mapOperands] =
           composeAt(load.getAffineMap(), load.getMapOperands(), scalars);
       Type element = load.getType();
-      if (e.vectorLoads.contains(load)) {
+      if (Value flat = e.flatViews.lookup(load)) {
+        auto [flatMap, flatOperands] =
+            composeAt(getLinearMap(load), load.getMapOperands(), scalars);
+        vectors.map(load.getResult(),
+                    AffineVectorLoadOp::create(b, loc, widen(element), flat,
+                                               flatMap, flatOperands));
+      } else if (e.vectorLoads.contains(load)) {
         vectors.map(load.getResult(),
                     AffineVectorLoadOp::create(b, loc, widen(element),
                                                load.getMemRef(), loadMap,
@@ -307,6 +340,27 @@ static bool isUsedElsewhere(Value result, AffineForOp producer,
   });
 }
 
+/// Whether `nest` only loads and stores (affine) buffers none of
+/// `producerBuffers` are views of, and does nothing else with memory: it
+/// can run before the producer.
+static bool
+isIndependentNest(AffineForOp nest,
+                  const llvm::SmallPtrSetImpl<Value> &producerBuffers) {
+  WalkResult walk = nest.walk([&](Operation *op) {
+    Value memref;
+    if (auto read = dyn_cast<AffineReadOpInterface>(op))
+      memref = read.getMemRef();
+    else if (auto write = dyn_cast<AffineWriteOpInterface>(op))
+      memref = write.getMemRef();
+    else if (!isa<AffineForOp, AffineYieldOp>(op) && !isPure(op))
+      return WalkResult::interrupt();
+    if (memref && producerBuffers.contains(getBaseBuffer(memref)))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !walk.wasInterrupted();
+}
+
 struct FuseEpiloguesPass
     : public polyblocks::impl::PBFuseEpiloguesBase<FuseEpiloguesPass> {
   void runOnOperation() override {
@@ -340,13 +394,32 @@ struct FuseEpiloguesPass
     if (scalarWrites)
       return {};
 
-    // The consumer: the next nest; allocations and pure ops between them
-    // move above the producer.
+    // The consumer: the first nest after the producer that touches what the
+    // producer touches. Allocations, views, pure ops and nests of affine
+    // accesses to other buffers between them (the border fills of the padded
+    // buffer the consumer writes into) move above the producer, in order;
+    // deallocations (of the producer's packed panels) stay where they are:
+    // the consumer, which runs before them, cannot use what they free.
+    llvm::SmallPtrSet<Value, 8> producerBuffers;
+    producer.walk([&](Operation *op) {
+      if (auto read = dyn_cast<AffineReadOpInterface>(op))
+        producerBuffers.insert(getBaseBuffer(read.getMemRef()));
+      else if (auto write = dyn_cast<AffineWriteOpInterface>(op))
+        producerBuffers.insert(getBaseBuffer(write.getMemRef()));
+    });
     SmallVector<Operation *> between;
     AffineForOp consumer;
     for (Operation *op = producer->getNextNode(); op; op = op->getNextNode()) {
-      if ((consumer = dyn_cast<AffineForOp>(op)))
+      if (auto loop = dyn_cast<AffineForOp>(op)) {
+        if (isIndependentNest(loop, producerBuffers)) {
+          between.push_back(op);
+          continue;
+        }
+        consumer = loop;
         break;
+      }
+      if (isa<memref::DeallocOp>(op))
+        continue;
       if (!isa<memref::AllocOp>(op) &&
           !(isPure(op) && op->getNumRegions() == 0))
         return {};
@@ -376,6 +449,14 @@ struct FuseEpiloguesPass
       return {};
     for (Operation *op : between)
       op->moveBefore(producer);
+    OpBuilder before(producer);
+    for (auto &[op, flat] : e->flatViews) {
+      Value memref = cast<AffineLoadOp>(op).getMemRef();
+      ReassociationIndices all = llvm::to_vector(
+          llvm::seq<int64_t>(0, cast<MemRefType>(memref.getType()).getRank()));
+      flat = memref::CollapseShapeOp::create(
+          before, op->getLoc(), memref, ArrayRef<ReassociationIndices>{all});
+    }
     // In place, the epilogue's store replaces the tile store.
     bool inPlace = e->store.getMemRef() == result;
     bool keepResult = !inPlace && isUsedElsewhere(result, producer, consumer);
