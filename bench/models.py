@@ -15,6 +15,7 @@ import argparse
 import datetime
 import hashlib
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -216,15 +217,19 @@ def jax_engines():
 #===------------------------------------------------------------------------===#
 
 def measure(prepared, rounds):
-    """Runs every engine once per round, the order rotated each round;
-    returns the median seconds of each."""
+    """Runs every engine once per round, each round in its own order
+    (shuffled, seeded by the round: the same orders every run); returns the
+    median seconds of each. A fixed or rotated order would have each engine
+    always follow the same one, whose pool may still be spinning on the
+    cores when the next call starts."""
     names = list(prepared)
     for name in names:  # warm-up
         for _ in range(2):
             prepared[name]()
     times = {name: [] for name in names}
     for r in range(rounds):
-        order = names[r % len(names):] + names[:r % len(names)]
+        order = list(names)
+        random.Random(r).shuffle(order)
         for name in order:
             start = time.perf_counter()
             prepared[name]()
@@ -468,8 +473,8 @@ def main():
             results.append(result)
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
                             stdout=subprocess.PIPE, text=True).stdout.strip()
-    text = ("Measured %s at %s on %s; medians of %d interleaved rounds "
-            "(`./bench/run-models.sh`). Ratios are PolyBlocks' time over the "
+    text = ("Measured %s at %s on %s; medians of %d interleaved rounds, "
+            "each round's order shuffled (`./bench/run-models.sh`). Ratios are PolyBlocks' time over the "
             "anchor's (below 1: PolyBlocks is faster). \"In its own "
             "process\": `pbtool bench` on the same program, in a process "
             "where no other runtime keeps a thread pool; every engine of the "
