@@ -17,11 +17,11 @@ using namespace polyblocks;
 namespace {
 
 /// The machines the models are checked on: a 2-core AMD Zen 3 (AVX2, 32 KiB
-/// L1d, 512 KiB L2), a 2-core Intel Sapphire Rapids (AVX-512, 48 KiB L1d,
-/// 2 MiB L2) and a baseline x86-64 (SSE2).
-CPUModel zen3() { return CPUModel{256, 16, 32, 512, 2, 64}; }
-CPUModel sapphireRapids() { return CPUModel{512, 32, 48, 2048, 2, 64}; }
-CPUModel sse2() { return CPUModel{128, 16, 32, 256, 1, 64}; }
+/// 8-way L1d, 512 KiB L2), a 2-core Intel Sapphire Rapids (AVX-512, 48 KiB
+/// 12-way L1d, 2 MiB L2) and a baseline x86-64 (SSE2).
+CPUModel zen3() { return CPUModel{256, 16, 32, 512, 2, 64, 8}; }
+CPUModel sapphireRapids() { return CPUModel{512, 32, 48, 2048, 2, 64, 12}; }
+CPUModel sse2() { return CPUModel{128, 16, 32, 256, 1, 64, 8}; }
 
 struct RegisterTileCase {
   const char *machine;
@@ -69,6 +69,27 @@ TEST(HeuristicsTest, StreamedMatmulKeepsOneAccumulatorPerRow) {
   EXPECT_EQ(zen.threads, 2u);
   EXPECT_EQ(chooseStreamedMatmul(sapphireRapids()).maxRows, 16u);
   EXPECT_EQ(chooseFusionCacheKiB(sapphireRapids()), 2048u);
+}
+
+// A tile's rows of the row factor, read in place, keep to the L1's sets: at
+// most its ways less two lines in one set. 48 KiB of 12 ways holds 64 sets of
+// 64-byte lines: rows 4 KiB apart all fall into one set (10 of them), 2 KiB
+// apart into two (20, more than the 14 registers allow), 12 KiB (K = 3072 of
+// f32) into one; rows 1040 floats apart spread over the sets. On 8 ways (Zen
+// 3's 32 KiB), 6 rows 4 KiB apart.
+TEST(HeuristicsTest, TileRowsKeepToTheL1Sets) {
+  CPUModel spr = sapphireRapids();
+  EXPECT_EQ(limitRowsToCacheSets(spr, 4096, 14), 10u);
+  EXPECT_EQ(limitRowsToCacheSets(spr, 8192, 14), 10u);
+  EXPECT_EQ(limitRowsToCacheSets(spr, 12288, 14), 10u);
+  EXPECT_EQ(limitRowsToCacheSets(spr, 2048, 14), 14u);
+  EXPECT_EQ(limitRowsToCacheSets(spr, 1040 * 4, 14), 14u);
+  EXPECT_EQ(limitRowsToCacheSets(spr, 3072, 14), 14u);
+  // Rows inside one line share it: no set fills.
+  EXPECT_EQ(limitRowsToCacheSets(spr, 4, 14), 14u);
+  EXPECT_EQ(limitRowsToCacheSets(spr, -4096, 14), 10u);
+  EXPECT_EQ(limitRowsToCacheSets(zen3(), 4096, 6), 6u);
+  EXPECT_EQ(limitRowsToCacheSets(zen3(), 8192, 8), 6u);
 }
 
 // A depthwise tile's accumulators take half the registers less two (the

@@ -77,26 +77,38 @@ AccessStride getAccessStride(Operation *accessOp, Value iv) {
   return lastMovesByOne ? AccessStride::Contiguous : AccessStride::Invariant;
 }
 
-AccessStride getAddressStride(Operation *accessOp, Value iv) {
+std::optional<int64_t> getAddressDelta(Operation *accessOp, Value iv) {
   SubscriptMoves moves = getSubscriptMoves(accessOp, iv);
   if (moves.invariant)
-    return AccessStride::Invariant;
+    return 0;
   SmallVector<int64_t> strides;
   int64_t offset;
   if (failed(cast<MemRefType>(MemRefAccess(accessOp).memref.getType())
                  .getStridesAndOffset(strides, offset)))
-    return getAccessStride(accessOp, iv);
+    return std::nullopt;
   int64_t elements = 0;
   for (auto [r, delta] : llvm::enumerate(moves.deltas)) {
     if (delta == 0)
       continue;
     if (!delta || ShapedType::isDynamic(strides[r]))
-      return AccessStride::Strided;
+      return std::nullopt;
     elements += *delta * strides[r];
   }
-  if (elements == 0)
+  return elements;
+}
+
+AccessStride getAddressStride(Operation *accessOp, Value iv) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(cast<MemRefType>(MemRefAccess(accessOp).memref.getType())
+                 .getStridesAndOffset(strides, offset)))
+    return getAccessStride(accessOp, iv);
+  std::optional<int64_t> elements = getAddressDelta(accessOp, iv);
+  if (!elements)
+    return AccessStride::Strided;
+  if (*elements == 0)
     return AccessStride::Invariant;
-  return elements == 1 ? AccessStride::Contiguous : AccessStride::Strided;
+  return *elements == 1 ? AccessStride::Contiguous : AccessStride::Strided;
 }
 
 bool isDistinctBuffer(Value memref) {

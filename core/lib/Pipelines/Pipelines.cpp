@@ -499,6 +499,7 @@ static std::string getMachineModelText(const PipelineOptions &options) {
      << "\", vector_bits = " << model.cpu.vectorBits
      << " : i64, vector_registers = " << model.cpu.numVectorRegisters
      << " : i64, l1_kib = " << model.cpu.l1CacheKiB
+     << " : i64, l1_ways = " << model.cpu.l1Ways
      << " : i64, l2_kib = " << model.cpu.l2CacheKiB
      << " : i64, threads = " << model.cpu.numThreads
      << " : i64, line_bytes = " << model.cpu.cacheLineBytes << " : i64";

@@ -96,25 +96,44 @@ static std::string readSysfsText(const llvm::Twine &path) {
   return text.take_until([](char c) { return c == '\0'; }).trim().str();
 }
 
-/// The size in KiB of the host's first CPU's level-`level` data (or unified)
-/// cache, or 0 when sysfs does not say.
-static unsigned readHostCacheKiB(unsigned level) {
+/// The sysfs directory of the host's first CPU's level-`level` data (or
+/// unified) cache, or "" when sysfs does not say.
+static std::string findHostCacheDir(unsigned level) {
   for (unsigned index = 0; index < 8; ++index) {
     std::string dir =
         "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
     std::string type = readSysfsText(dir + "/type");
     if (type.empty())
       break;
-    if (type == "Instruction" ||
-        readSysfsText(dir + "/level") != std::to_string(level))
-      continue;
-    std::string sizeText = readSysfsText(dir + "/size");
-    StringRef size = sizeText;
-    unsigned kib = 0;
-    if (size.consume_back("K") && !size.getAsInteger(10, kib))
-      return kib;
-    return 0;
+    if (type != "Instruction" &&
+        readSysfsText(dir + "/level") == std::to_string(level))
+      return dir;
   }
+  return "";
+}
+
+/// The associativity of the host's level-1 data cache, or 0 when sysfs
+/// does not say.
+static unsigned readHostL1Ways() {
+  std::string dir = findHostCacheDir(1);
+  unsigned ways = 0;
+  if (dir.empty() || StringRef(readSysfsText(dir + "/ways_of_associativity"))
+                         .getAsInteger(10, ways))
+    return 0;
+  return ways;
+}
+
+/// The size in KiB of the host's first CPU's level-`level` data (or unified)
+/// cache, or 0 when sysfs does not say.
+static unsigned readHostCacheKiB(unsigned level) {
+  std::string dir = findHostCacheDir(level);
+  if (dir.empty())
+    return 0;
+  std::string sizeText = readSysfsText(dir + "/size");
+  StringRef size = sizeText;
+  unsigned kib = 0;
+  if (size.consume_back("K") && !size.getAsInteger(10, kib))
+    return kib;
   return 0;
 }
 
@@ -134,6 +153,8 @@ CPUModel getCPUModel(llvm::TargetMachine &tm, bool host) {
   if (host) {
     if (unsigned kib = readHostCacheKiB(1))
       cpu.l1CacheKiB = kib;
+    if (unsigned ways = readHostL1Ways())
+      cpu.l1Ways = ways;
     if (unsigned kib = readHostCacheKiB(2))
       cpu.l2CacheKiB = kib;
     if (unsigned threads = std::thread::hardware_concurrency())

@@ -2,9 +2,12 @@
 
 #include "polyblocks/Target/Heuristics.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace polyblocks {
 
@@ -26,6 +29,27 @@ RegisterTile chooseRegisterTile(const CPUModel &cpu) {
   tile.rowBlockKiB = cpu.l2CacheKiB / 2;
   tile.threads = std::max(1u, cpu.numThreads);
   return tile;
+}
+
+unsigned limitRowsToCacheSets(const CPUModel &cpu, int64_t rowStrideBytes,
+                              unsigned rows) {
+  int64_t line = std::max(1u, cpu.cacheLineBytes);
+  int64_t ways = std::max(1u, cpu.l1Ways);
+  int64_t sets =
+      std::max<int64_t>(1, int64_t(cpu.l1CacheKiB) * 1024 / (ways * line));
+  int64_t allowed = std::max<int64_t>(1, ways - 2);
+  int64_t stride = std::abs(rowStrideBytes);
+  // The rows' lines (a row's element at the same k), by set: the tile of
+  // the first `n` rows fits while no set holds more than `allowed` lines.
+  llvm::DenseMap<int64_t, llvm::SmallDenseSet<int64_t, 4>> linesOfSet;
+  for (unsigned n = 0; n < rows; ++n) {
+    int64_t lineIndex = n * stride / line;
+    auto &lines = linesOfSet[lineIndex % sets];
+    lines.insert(lineIndex);
+    if (int64_t(lines.size()) > allowed)
+      return std::max(1u, n);
+  }
+  return rows;
 }
 
 DepthwiseTile chooseDepthwiseTile(const CPUModel &cpu) {

@@ -35,8 +35,8 @@ llvm::StringRef getTargetKindName(TargetKind kind) {
 bool CPUModel::operator==(const CPUModel &other) const {
   return vectorBits == other.vectorBits &&
          numVectorRegisters == other.numVectorRegisters &&
-         l1CacheKiB == other.l1CacheKiB && l2CacheKiB == other.l2CacheKiB &&
-         numThreads == other.numThreads &&
+         l1CacheKiB == other.l1CacheKiB && l1Ways == other.l1Ways &&
+         l2CacheKiB == other.l2CacheKiB && numThreads == other.numThreads &&
          cacheLineBytes == other.cacheLineBytes;
 }
 
@@ -100,6 +100,7 @@ DictionaryAttr MachineModel::toAttr(MLIRContext *context) const {
       b.getNamedAttr("vector_registers",
                      b.getI64IntegerAttr(cpu.numVectorRegisters)),
       b.getNamedAttr("l1_kib", b.getI64IntegerAttr(cpu.l1CacheKiB)),
+      b.getNamedAttr("l1_ways", b.getI64IntegerAttr(cpu.l1Ways)),
       b.getNamedAttr("l2_kib", b.getI64IntegerAttr(cpu.l2CacheKiB)),
       b.getNamedAttr("threads", b.getI64IntegerAttr(cpu.numThreads)),
       b.getNamedAttr("line_bytes", b.getI64IntegerAttr(cpu.cacheLineBytes)),
@@ -124,6 +125,7 @@ std::optional<MachineModel> MachineModel::fromAttr(DictionaryAttr attr) {
   read("vector_bits", model.cpu.vectorBits);
   read("vector_registers", model.cpu.numVectorRegisters);
   read("l1_kib", model.cpu.l1CacheKiB);
+  read("l1_ways", model.cpu.l1Ways);
   read("l2_kib", model.cpu.l2CacheKiB);
   read("threads", model.cpu.numThreads);
   read("line_bytes", model.cpu.cacheLineBytes);

@@ -40,6 +40,12 @@ AccessStride getAccessStride(mlir::Operation *accessOp, mlir::Value iv);
 /// vectorizer see; not a subscript an `affine.vector_load` can take.
 AccessStride getAddressStride(mlir::Operation *accessOp, mlir::Value iv);
 
+/// How many elements the address of `accessOp` moves by when `iv` advances
+/// by one (0: it does not move), through the memref's strides; none when
+/// that is not a constant.
+std::optional<int64_t> getAddressDelta(mlir::Operation *accessOp,
+                                       mlir::Value iv);
+
 /// True if `memref` is a whole buffer of its own: a memref.alloc or
 /// memref.alloca result, a constant global (never written), or an argument
 /// of a function. Two different such

@@ -55,6 +55,16 @@ struct RegisterTile {
 /// half of L2, as many as a multiple of the threads.
 RegisterTile chooseRegisterTile(const CPUModel &cpu);
 
+/// The most rows, up to `rows`, that a register tile may have when its row
+/// factor is read in place, its rows `rowStrideBytes` apart: each k step
+/// broadcasts one element of every row, so the tile's rows of the row
+/// factor are live in L1 together. Rows whose lines fall into the same L1
+/// set (a stride of a multiple of 4 KiB puts them all into one) beyond
+/// the set's ways less two (the panel's and the results' lines) evict one
+/// another on every pass over them: the tile keeps to that many.
+unsigned limitRowsToCacheSets(const CPUModel &cpu, int64_t rowStrideBytes,
+                              unsigned rows);
+
 /// The register tile of a depthwise convolution (pb-register-tile-depthwise):
 /// output columns by one vector of channels.
 struct DepthwiseTile {

@@ -39,6 +39,8 @@ struct CPUModel {
   unsigned numThreads = 8;
   /// Cache line size, in bytes.
   unsigned cacheLineBytes = 64;
+  /// The level-1 data cache's associativity (lines per set).
+  unsigned l1Ways = 8;
 
   /// f32 lanes of one vector register.
   unsigned getF32Lanes() const { return vectorBits / 32 ? vectorBits / 32 : 1; }

@@ -935,7 +935,12 @@ def PBRegisterTileContraction
     BLAS libraries do). The rows are covered by as few tiles of at most
     `rows` rows as possible, as even as possible (`MR` = 6 for 1024 rows and
     `rows=6`: 170 tiles, then one tile of the 4 rows left over; 8 rows: two
-    tiles of 4). `NR` is `lanes` f32 elements (half as many f64), or half of
+    tiles of 4); when the row factor is read in place, fewer rows when
+    its rows lie so far apart (a multiple of 4 KiB: a 1x1 convolution over
+    1024 channels) that more than the L1's ways less two of them would
+    share one of its sets (the machine model's `l1_ways`): there they
+    would evict one another on every pass over the tile's rows.
+    `NR` is `lanes` f32 elements (half as many f64), or half of
     that when only that divides the `j` trip count. Other nests are left
     alone.
   }];

@@ -97,6 +97,12 @@ struct TilePlan {
   /// [b * T / numRowBlocks, (b + 1) * T / numRowBlocks) of the T; the whole
   /// reduction in one block. 0 otherwise.
   int64_t numRowBlocks = 0;
+  /// Bytes between two rows of the row factor read in place (0 when
+  /// packed or not a constant).
+  int64_t rowStrideBytes = 0;
+  /// The tile's rows when fewer than the registers allow, for the rows of
+  /// the row factor to keep to the L1's sets; 0 otherwise.
+  unsigned rowsLimitedBySets = 0;
   /// Rows in whole tiles of MR.
   int64_t getWholeRows() const { return m / mr * mr; }
   /// Each tile of C is stored once, after the whole reduction.
@@ -174,7 +180,8 @@ static AffineForOp findFoldableFill(Contraction &c, const TilePlan &plan,
 /// Plans the nest of `c` with `tile`, or nullopt when its columns are no
 /// multiple of 4.
 static std::optional<TilePlan> planTile(Contraction &c,
-                                        const polyblocks::RegisterTile &tile) {
+                                        const polyblocks::RegisterTile &tile,
+                                        const polyblocks::CPUModel &cpu) {
   TilePlan plan;
   plan.m = c.iLoop.getConstantUpperBound();
   plan.n = c.jLoop.getConstantUpperBound();
@@ -183,9 +190,23 @@ static std::optional<TilePlan> planTile(Contraction &c,
   // tiles form one smaller tile. NR: `lanes`, halved while N is no multiple
   // of it (`lanes` counts f32 elements: f64 tiles are half as wide, the same
   // number of registers).
-  int64_t maxRows = std::max<int64_t>(1, std::min<int64_t>(tile.rows, plan.m));
-  int64_t numTiles = llvm::divideCeil(plan.m, maxRows);
-  plan.mr = llvm::divideCeil(plan.m, numTiles);
+  auto chooseRows = [&](int64_t limit) {
+    int64_t maxRows = std::max<int64_t>(1, std::min<int64_t>(limit, plan.m));
+    int64_t numTiles = llvm::divideCeil(plan.m, maxRows);
+    plan.mr = llvm::divideCeil(plan.m, numTiles);
+  };
+  // Rows read in place (all but a blocked matmul's packed slivers, decided
+  // below) as many as keep to the L1's sets.
+  int64_t elementBytes = c.elementType.getIntOrFloatBitWidth() / 8;
+  if (std::optional<int64_t> rowDelta =
+          polyblocks::getAddressDelta(c.rowLoad, c.iLoop.getInductionVar())) {
+    plan.rowStrideBytes = *rowDelta * elementBytes;
+    unsigned rows =
+        polyblocks::limitRowsToCacheSets(cpu, plan.rowStrideBytes, tile.rows);
+    if (rows < tile.rows)
+      plan.rowsLimitedBySets = rows;
+  }
+  chooseRows(plan.rowsLimitedBySets ? plan.rowsLimitedBySets : tile.rows);
   plan.nr = std::max<int64_t>(1, int64_t(tile.columns) * 32 /
                                      c.elementType.getIntOrFloatBitWidth());
   // Down to 4 columns: N = 24 or 40 on AVX-512 gets tiles of 8 columns in
@@ -203,7 +224,6 @@ static std::optional<TilePlan> planTile(Contraction &c,
     plan.kTrips.push_back(loop.getConstantUpperBound());
     plan.kTotal *= plan.kTrips.back();
   }
-  int64_t elementBytes = c.elementType.getIntOrFloatBitWidth() / 8;
   plan.blocked = c.outerLoops.empty() && c.kLoops.size() == 1;
   // A matmul by a constant (a layer's weights) takes the convolutions'
   // path: its panels packed at compile time, the whole reduction per tile
@@ -243,6 +263,11 @@ static std::optional<TilePlan> planTile(Contraction &c,
                   plan.rowBlockBytes > int64_t(tile.packRowsAboveKiB) * 1024 &&
                   plan.getWholeRows() != 0 &&
                   plan.n / plan.nr >= kMinColumnTilesToPackRows;
+  // Packed slivers are contiguous: the tile takes all the rows it can.
+  if (plan.packRows && plan.rowsLimitedBySets) {
+    plan.rowsLimitedBySets = 0;
+    chooseRows(tile.rows);
+  }
   plan.panelBytes = plan.kTotal * plan.n * elementBytes;
   plan.columnsOutside =
       !plan.blocked && !c.outerLoops.empty() && c.numPanelBatchLoops == 0 &&
@@ -772,6 +797,10 @@ static void recordTile(Operation *nestRoot, const Contraction &c,
        << " (its panels' " << plan.panelBytes / 1024 << " KiB "
        << (plan.columnsOutside ? "outgrow" : "fit in") << " "
        << tile.columnsOutsideAboveKiB << " KiB of cache)";
+  if (plan.rowsLimitedBySets)
+    os << "; at most " << plan.rowsLimitedBySets << " rows per tile, not "
+       << tile.rows << ": the row factor's rows, " << plan.rowStrideBytes
+       << " bytes apart, would share the L1's sets beyond their ways";
   if (fromFill)
     os << "; the accumulators start from the value the nest before filled "
           "the result with (that nest removed)";
@@ -807,8 +836,8 @@ struct RegisterTileContractionPass
 
   void runOnOperation() override {
     // The machine model's tile; the options override its parameters.
-    polyblocks::RegisterTile tile = polyblocks::chooseRegisterTile(
-        polyblocks::getMachineModel(getOperation()).cpu);
+    polyblocks::CPUModel cpu = polyblocks::getMachineModel(getOperation()).cpu;
+    polyblocks::RegisterTile tile = polyblocks::chooseRegisterTile(cpu);
     if (rows)
       tile.rows = rows;
     if (lanes)
@@ -825,7 +854,7 @@ struct RegisterTileContractionPass
       std::optional<Contraction> c = matchContraction(root);
       if (!c)
         continue;
-      std::optional<TilePlan> plan = planTile(*c, tile);
+      std::optional<TilePlan> plan = planTile(*c, tile, cpu);
       if (!plan)
         continue;
       // A fill of C right before the nest: the accumulators start from its
