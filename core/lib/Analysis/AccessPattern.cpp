@@ -77,15 +77,24 @@ AccessStride getAccessStride(Operation *accessOp, Value iv) {
   return lastMovesByOne ? AccessStride::Contiguous : AccessStride::Invariant;
 }
 
-std::optional<int64_t> getAddressDelta(Operation *accessOp, Value iv) {
-  SubscriptMoves moves = getSubscriptMoves(accessOp, iv);
-  if (moves.invariant)
-    return 0;
+/// The strides of the memref `accessOp` accesses, or none when its layout
+/// has no strided form.
+static std::optional<SmallVector<int64_t>>
+getMemRefStrides(Operation *accessOp) {
   SmallVector<int64_t> strides;
   int64_t offset;
   if (failed(cast<MemRefType>(MemRefAccess(accessOp).memref.getType())
                  .getStridesAndOffset(strides, offset)))
     return std::nullopt;
+  return strides;
+}
+
+/// getAddressDelta with the memref's `strides`.
+static std::optional<int64_t> getAddressDelta(Operation *accessOp, Value iv,
+                                              ArrayRef<int64_t> strides) {
+  SubscriptMoves moves = getSubscriptMoves(accessOp, iv);
+  if (moves.invariant)
+    return 0;
   int64_t elements = 0;
   for (auto [r, delta] : llvm::enumerate(moves.deltas)) {
     if (delta == 0)
@@ -97,13 +106,18 @@ std::optional<int64_t> getAddressDelta(Operation *accessOp, Value iv) {
   return elements;
 }
 
+std::optional<int64_t> getAddressDelta(Operation *accessOp, Value iv) {
+  std::optional<SmallVector<int64_t>> strides = getMemRefStrides(accessOp);
+  if (!strides)
+    return std::nullopt;
+  return getAddressDelta(accessOp, iv, *strides);
+}
+
 AccessStride getAddressStride(Operation *accessOp, Value iv) {
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(cast<MemRefType>(MemRefAccess(accessOp).memref.getType())
-                 .getStridesAndOffset(strides, offset)))
+  std::optional<SmallVector<int64_t>> strides = getMemRefStrides(accessOp);
+  if (!strides)
     return getAccessStride(accessOp, iv);
-  std::optional<int64_t> elements = getAddressDelta(accessOp, iv);
+  std::optional<int64_t> elements = getAddressDelta(accessOp, iv, *strides);
   if (!elements)
     return AccessStride::Strided;
   if (*elements == 0)

@@ -337,8 +337,8 @@ SmallVector<AffineForOp> getFullBand(AffineForOp root,
       return {};
     trips.push_back(loop.getConstantUpperBound());
   }
-  // Each dimension must be walked by one loop of the same size; the access
-  // check below pins which loop indexes which dimension.
+  // Each dimension must be walked by one loop of the same size;
+  // indexesOneToOne on an access pins which loop indexes which dimension.
   SmallVector<int64_t> sortedTrips(trips), sortedShape(shape);
   llvm::sort(sortedTrips);
   llvm::sort(sortedShape);

@@ -29,6 +29,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "pb-fuse-epilogues"
@@ -61,8 +62,8 @@ struct Epilogue {
   /// last subscript does not (batch norm's `%v[%c, 0, 0]` of a
   /// memref<Cx1x1xf32>): read as vectors of the buffer collapsed to one
   /// dimension (the collapse_shape, created above the producer, once
-  /// fused).
-  llvm::DenseMap<Operation *, Value> flatViews;
+  /// fused; in the body's order, so the output is the same every run).
+  llvm::MapVector<Operation *, Value> flatViews;
 };
 
 /// Whether `op` is a nest of pb-register-tile-contraction that stores each
@@ -97,10 +98,33 @@ static Value getBaseBuffer(Value memref) {
   return memref::skipViewLikeOps(cast<MemrefValue>(memref));
 }
 
+/// The buffers a producer's nest accesses, by the buffer underneath their
+/// views.
+struct ProducerBuffers {
+  /// Those it writes (C and its own packed panels).
+  llvm::SmallPtrSet<Value, 4> written;
+  /// Those it reads or writes.
+  llvm::SmallPtrSet<Value, 8> touched;
+};
+
+static ProducerBuffers getProducerBuffers(AffineForOp producer) {
+  ProducerBuffers buffers;
+  producer.walk([&](Operation *op) {
+    if (auto read = dyn_cast<AffineReadOpInterface>(op)) {
+      buffers.touched.insert(getBaseBuffer(read.getMemRef()));
+    } else if (auto write = dyn_cast<AffineWriteOpInterface>(op)) {
+      buffers.written.insert(getBaseBuffer(write.getMemRef()));
+      buffers.touched.insert(getBaseBuffer(write.getMemRef()));
+    }
+  });
+  return buffers;
+}
+
 /// Matches `consumer` as an elementwise map of `result` that the tile
-/// stores of `producer` can compute.
-static std::optional<Epilogue> matchEpilogue(AffineForOp producer, Value result,
-                                             AffineForOp consumer) {
+/// stores of a producer writing `written` can compute.
+static std::optional<Epilogue>
+matchEpilogue(const llvm::SmallPtrSetImpl<Value> &written, Value result,
+              AffineForOp consumer) {
   Epilogue e;
   getPerfectlyNestedLoops(e.band, consumer);
   auto resultType = cast<MemRefType>(result.getType());
@@ -118,15 +142,9 @@ static std::optional<Epilogue> matchEpilogue(AffineForOp producer, Value result,
   for (AffineForOp loop : e.band)
     ivs.push_back(loop.getInductionVar());
 
-  // The buffers the producer writes (C and its own packed panels), by the
-  // buffer underneath their views: the consumer's other operands must be
-  // none of them, and none of them may be D, since the tiles' order is not
-  // the consumer's.
-  llvm::SmallPtrSet<Value, 4> written;
-  producer.walk([&](AffineWriteOpInterface w) {
-    written.insert(getBaseBuffer(w.getMemRef()));
-  });
-
+  // The consumer's other operands must be none of the buffers the producer
+  // writes, and none of them may be D, since the tiles' order is not the
+  // consumer's.
   for (Operation &op : body->without_terminator()) {
     if (auto load = dyn_cast<AffineLoadOp>(op)) {
       if (load.getMemRef() == result) {
@@ -156,10 +174,11 @@ static std::optional<Epilogue> matchEpilogue(AffineForOp producer, Value result,
     if (e.store.getAffineMap() != e.resultLoad.getAffineMap() ||
         e.store.getMapOperands() != e.resultLoad.getMapOperands())
       return std::nullopt;
-  } else if (written.contains(getBaseBuffer(output)) ||
-             !polyblocks::isDistinctBuffer(getBaseBuffer(output)) ||
+  } else if (Value outputBase = getBaseBuffer(output);
+             written.contains(outputBase) ||
+             !polyblocks::isDistinctBuffer(outputBase) ||
              llvm::any_of(body->getOps<AffineLoadOp>(), [&](AffineLoadOp load) {
-               return getBaseBuffer(load.getMemRef()) == output;
+               return getBaseBuffer(load.getMemRef()) == outputBase;
              })) {
     return std::nullopt;
   }
@@ -400,18 +419,12 @@ struct FuseEpiloguesPass
     // buffer the consumer writes into) move above the producer, in order;
     // deallocations (of the producer's packed panels) stay where they are:
     // the consumer, which runs before them, cannot use what they free.
-    llvm::SmallPtrSet<Value, 8> producerBuffers;
-    producer.walk([&](Operation *op) {
-      if (auto read = dyn_cast<AffineReadOpInterface>(op))
-        producerBuffers.insert(getBaseBuffer(read.getMemRef()));
-      else if (auto write = dyn_cast<AffineWriteOpInterface>(op))
-        producerBuffers.insert(getBaseBuffer(write.getMemRef()));
-    });
+    ProducerBuffers buffers = getProducerBuffers(producer);
     SmallVector<Operation *> between;
     AffineForOp consumer;
     for (Operation *op = producer->getNextNode(); op; op = op->getNextNode()) {
       if (auto loop = dyn_cast<AffineForOp>(op)) {
-        if (isIndependentNest(loop, producerBuffers)) {
+        if (isIndependentNest(loop, buffers.touched)) {
           between.push_back(op);
           continue;
         }
@@ -427,7 +440,8 @@ struct FuseEpiloguesPass
     }
     if (!consumer)
       return {};
-    std::optional<Epilogue> e = matchEpilogue(producer, result, consumer);
+    std::optional<Epilogue> e =
+        matchEpilogue(buffers.written, result, consumer);
     if (!e) {
       LLVM_DEBUG(llvm::dbgs() << "no epilogue: " << consumer << "\n");
       return {};

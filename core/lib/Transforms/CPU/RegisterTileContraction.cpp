@@ -97,8 +97,8 @@ struct TilePlan {
   /// [b * T / numRowBlocks, (b + 1) * T / numRowBlocks) of the T; the whole
   /// reduction in one block. 0 otherwise.
   int64_t numRowBlocks = 0;
-  /// Bytes between two rows of the row factor read in place (0 when
-  /// packed or not a constant).
+  /// Bytes between two rows of the row factor in place (0 when not a
+  /// constant).
   int64_t rowStrideBytes = 0;
   /// The tile's rows when fewer than the registers allow, for the rows of
   /// the row factor to keep to the L1's sets; 0 otherwise.
@@ -128,30 +128,30 @@ static memref::GlobalOp getConstantGlobal(Value memref) {
 /// only before the whole reduction (the plan stores each tile once), the
 /// nest writes every element of C (its parallel loops index C one to one),
 /// X and Y are other buffers, and nothing between the fill and `root`
-/// touches C or a view of it. Null otherwise.
-static AffineForOp findFoldableFill(Contraction &c, const TilePlan &plan,
-                                    AffineForOp root) {
+/// touches C or a view of it. None otherwise.
+static std::optional<std::pair<AffineForOp, polyblocks::BufferFill>>
+findFoldableFill(Contraction &c, const TilePlan &plan, AffineForOp root) {
   Value buffer = c.accStore.getMemRef();
   auto type = cast<MemRefType>(buffer.getType());
   if (!plan.storesOnce() || !type.hasStaticShape() ||
       c.accLoad.getMemRef() != buffer ||
       c.accLoad.getAffineMap() != c.accStore.getAffineMap() ||
       !llvm::equal(c.accLoad.getMapOperands(), c.accStore.getMapOperands()))
-    return nullptr;
+    return std::nullopt;
   SmallVector<AffineForOp> band(c.outerLoops);
   band.push_back(c.iLoop);
   band.push_back(c.jLoop);
   if (!polyblocks::indexesOneToOne(c.accStore.getAffineMap(),
                                    c.accStore.getMapOperands(), band,
                                    type.getShape()))
-    return nullptr;
+    return std::nullopt;
   auto getBase = [](Value memref) {
     return memref::skipViewLikeOps(cast<MemrefValue>(memref));
   };
   Value base = getBase(buffer);
   if (getBase(c.rowLoad.getMemRef()) == base ||
       getBase(c.panelLoad.getMemRef()) == base)
-    return nullptr;
+    return std::nullopt;
   auto touchesC = [&](Operation *op) {
     return op
         ->walk([&](Operation *inner) {
@@ -167,14 +167,14 @@ static AffineForOp findFoldableFill(Contraction &c, const TilePlan &plan,
       continue;
     auto fillRoot = dyn_cast<AffineForOp>(op);
     if (!fillRoot)
-      return nullptr;
+      return std::nullopt;
     std::optional<polyblocks::BufferFill> fill =
         polyblocks::matchBufferFill(fillRoot);
     if (!fill || fill->buffer != buffer)
-      return nullptr;
-    return fillRoot;
+      return std::nullopt;
+    return std::make_pair(fillRoot, *fill);
   }
-  return nullptr;
+  return std::nullopt;
 }
 
 /// Plans the nest of `c` with `tile`, or nullopt when its columns are no
@@ -859,17 +859,14 @@ struct RegisterTileContractionPass
         continue;
       // A fill of C right before the nest: the accumulators start from its
       // value and the fill goes (one pass less over C).
-      AffineForOp fill = findFoldableFill(*c, *plan, root);
-      Value fillValue;
-      if (fill)
-        fillValue = polyblocks::matchBufferFill(fill)->value;
-      TiledNestBuilder builder(*c, *plan, fillValue);
+      auto fill = findFoldableFill(*c, *plan, root);
+      TiledNestBuilder builder(*c, *plan, fill ? fill->second.value : Value());
       Operation *nestRoot = builder.build();
       recordTile(nestRoot, *c, *plan, tile, builder.isPackedAtCompileTime(),
                  bool(fill));
       root.erase();
       if (fill)
-        fill.erase();
+        fill->first.erase();
     }
   }
 };
