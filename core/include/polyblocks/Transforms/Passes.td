@@ -893,6 +893,14 @@ def PBRegisterTileContraction
     }
     ```
 
+    A matmul by an argument (weights passed in) with at least 4 panels per
+    thread, shared evenly, packs at run time without a pass of its own:
+    its column tiles form one group per thread, outermost (the parallel
+    loop), and each group's thread packs a panel as its first row block
+    reaches it (`affine.if` on the block), into the heap buffer of all the
+    panels; the later row blocks read it packed (decision field
+    `packed_by_groups`).
+
     (the tile loop walks tile numbers with unit step: dependence analysis
     ignores loop steps, and over rows with step MR it cannot tell that the
     blocks write rows of their own, which keeps them from running in

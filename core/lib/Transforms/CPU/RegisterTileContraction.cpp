@@ -67,6 +67,10 @@ constexpr int64_t kMaxPanelBufferBytes = 32 * 1024 * 1024;
 /// 768 gain, 15.0 -> 13.3 ms; 128 rows by it lose, 1.73 -> 2.17 ms).
 constexpr int64_t kMinRowsToPackPanels = 512;
 
+/// A matmul by an argument packs its panels group by group, as its threads
+/// compute, with at least this many panels per thread.
+constexpr int64_t kMinPanelsPerGroup = 4;
+
 /// The shape of one register-tiled nest: what the pass decides for a
 /// contraction before it changes any IR.
 struct TilePlan {
@@ -103,6 +107,8 @@ struct TilePlan {
   /// The tile's rows when fewer than the registers allow, for the rows of
   /// the row factor to keep to the L1's sets; 0 otherwise.
   unsigned rowsLimitedBySets = 0;
+  /// The threads the nest is planned for.
+  int64_t threads = 1;
   /// Rows in whole tiles of MR.
   int64_t getWholeRows() const { return m / mr * mr; }
   /// Each tile of C is stored once, after the whole reduction.
@@ -185,6 +191,7 @@ static std::optional<TilePlan> planTile(Contraction &c,
   TilePlan plan;
   plan.m = c.iLoop.getConstantUpperBound();
   plan.n = c.jLoop.getConstantUpperBound();
+  plan.threads = std::max<int64_t>(1, tile.threads);
   // MR: as few register tiles as `rows` allows, as even as possible (8
   // rows: two tiles of 4, not 6 and 2); the rows left over after the whole
   // tiles form one smaller tile. NR: `lanes`, halved while N is no multiple
@@ -241,7 +248,7 @@ static std::optional<TilePlan> planTile(Contraction &c,
     // As many blocks as the cache needs, rounded up to a multiple of the
     // threads (each takes as many tiles when the blocks are shared out).
     int64_t numRowBlocks = llvm::divideCeil(wholeTiles, maxTiles);
-    int64_t threads = std::max<int64_t>(1, tile.threads);
+    int64_t threads = plan.threads;
     if (numRowBlocks > 1)
       numRowBlocks = std::min<int64_t>(
           wholeTiles, llvm::divideCeil(numRowBlocks, threads) * threads);
@@ -303,6 +310,8 @@ public:
   Operation *build();
   /// Whether build() packed the panels at compile time.
   bool isPackedAtCompileTime() const { return packedAtCompileTime; }
+  /// Whether build() packed the panels by column groups, as they compute.
+  bool isPackedByGroups() const { return packedByGroups; }
 
 private:
   /// The body of an innermost reduction step: from the builder, the
@@ -371,6 +380,7 @@ private:
   /// The current k block, column tile, packed panels and row slivers.
   Value kt, jt, pack, rowPack;
   bool packedAtCompileTime = false;
+  bool packedByGroups = false;
   /// pack[position in the block, 0] for a k block (position k - kt), else
   /// pack[jt / NR, position, 0] (the row-major linear index of the
   /// reduction loops).
@@ -681,17 +691,59 @@ Operation *TiledNestBuilder::build() {
     kt = kBlockLoop.getInductionVar();
     if (rowPack)
       packRowSlivers();
-  } else if (!packedAtCompileTime && !batched) {
+  }
+  // A matmul by an argument with as many panels for each thread: its column
+  // tiles in groups, one per thread, outermost; each group's panels packed
+  // by the thread of the group, right before their first row block uses
+  // them (not in a pass of its own before the nest, every thread waiting on
+  // memory: measured in bench/RESULTS.md). With fewer panels, or panels
+  // the threads cannot share evenly, the row blocks share the work.
+  int64_t panels = plan.n / plan.nr, groups = plan.threads;
+  bool packWhileComputing = !plan.blocked && !packedAtCompileTime && !batched &&
+                            c.outerLoops.empty() && panels % groups == 0 &&
+                            panels >= kMinPanelsPerGroup * groups;
+  Value columnGroup;
+  packedByGroups = packWhileComputing;
+  if (packWhileComputing) {
+    auto groupLoop = AffineForOp::create(b, loc, 0, groups, 1);
+    nestRoot = groupLoop;
+    columnGroup = groupLoop.getInductionVar();
+    b.setInsertionPointToStart(groupLoop.getBody());
+  } else if (!plan.blocked && !packedAtCompileTime && !batched) {
     auto packLoop = AffineForOp::create(b, loc, 0, plan.n, plan.nr);
     OpBuilder pb = OpBuilder::atBlockBegin(packLoop.getBody());
     packPanels(pb, loc, packLoop.getInductionVar());
   }
+  Value rowBlock;
   auto createColumnTileLoop = [&] {
-    auto jTile = AffineForOp::create(b, loc, 0, plan.n, plan.nr);
-    if (!nestRoot)
-      nestRoot = jTile;
-    b.setInsertionPointToStart(jTile.getBody());
-    jt = jTile.getInductionVar();
+    if (!columnGroup) {
+      auto jTile = AffineForOp::create(b, loc, 0, plan.n, plan.nr);
+      if (!nestRoot)
+        nestRoot = jTile;
+      b.setInsertionPointToStart(jTile.getBody());
+      jt = jTile.getInductionVar();
+      return;
+    }
+    // Panels [g * P / G, (g + 1) * P / G) of group g, by panel number (unit
+    // step, as the row blocks' tiles below).
+    AffineExpr d0 = getAffineDimExpr(0, ctx);
+    auto panelLoop = AffineForOp::create(
+        b, loc, ValueRange{columnGroup},
+        AffineMap::get(1, 0, (d0 * panels).floorDiv(groups)),
+        ValueRange{columnGroup},
+        AffineMap::get(1, 0, (d0 * panels + panels).floorDiv(groups)));
+    b.setInsertionPointToStart(panelLoop.getBody());
+    jt = AffineApplyOp::create(b, loc, AffineMap::get(1, 0, d0 * plan.nr),
+                               ValueRange{panelLoop.getInductionVar()});
+    if (rowBlock) {
+      auto first = IntegerSet::get(1, 0, d0, {true});
+      auto inFirst = AffineIfOp::create(b, loc, first, ValueRange{rowBlock},
+                                        /*withElseRegion=*/false);
+      OpBuilder pb = OpBuilder::atBlockBegin(inFirst.getThenBlock());
+      packPanels(pb, loc, jt);
+    } else {
+      packPanels(b, loc, jt);
+    }
   };
   if (plan.columnsOutside)
     createColumnTileLoop();
@@ -704,7 +756,6 @@ Operation *TiledNestBuilder::build() {
     if (d + 1 == c.numPanelBatchLoops)
       packBatchPanels(copy.getBody());
   }
-  Value rowBlock;
   if (plan.numRowBlocks > 1) {
     auto blocks = AffineForOp::create(b, loc, 0, plan.numRowBlocks, 1);
     if (!nestRoot)
@@ -759,6 +810,26 @@ Operation *TiledNestBuilder::build() {
     }
     emitTile(b, b.getIndexAttr(wholeRows), plan.m - wholeRows, false);
   }
+  // Column tiles by panel number: the accesses' maps take the panel, not
+  // an affine.apply of it (the dependence tests read subscripts in loop
+  // induction variables).
+  if (columnGroup)
+    nestRoot->walk([](Operation *op) {
+      auto access = dyn_cast<AffineMapAccessInterface>(op);
+      if (!access || !isa<AffineReadOpInterface, AffineWriteOpInterface>(op))
+        return;
+      Value memref = isa<AffineReadOpInterface>(op)
+                         ? cast<AffineReadOpInterface>(op).getMemRef()
+                         : cast<AffineWriteOpInterface>(op).getMemRef();
+      NamedAttribute mapAttr = access.getAffineMapAttrForMemRef(memref);
+      AffineMap map = cast<AffineMapAttr>(mapAttr.getValue()).getValue();
+      unsigned first = isa<AffineWriteOpInterface>(op) ? 2 : 1;
+      SmallVector<Value> operands(op->getOperands().drop_front(first));
+      fullyComposeAffineMapAndOperands(&map, &operands);
+      canonicalizeMapAndOperands(&map, &operands);
+      op->setAttr(mapAttr.getName(), AffineMapAttr::get(map));
+      op->setOperands(first, op->getNumOperands() - first, operands);
+    });
   return nestRoot;
 }
 
@@ -767,7 +838,8 @@ Operation *TiledNestBuilder::build() {
 static void recordTile(Operation *nestRoot, const Contraction &c,
                        const TilePlan &plan,
                        const polyblocks::RegisterTile &tile,
-                       bool packedAtCompileTime, bool fromFill) {
+                       bool packedAtCompileTime, bool packedByGroups,
+                       bool fromFill) {
   int64_t m = plan.m, mr = plan.mr, nr = plan.nr, kc = plan.kc;
   std::string summary;
   llvm::raw_string_ostream os(summary);
@@ -790,7 +862,13 @@ static void recordTile(Operation *nestRoot, const Contraction &c,
        << " iterations) in one block, the column factor packed "
        << (packedAtCompileTime         ? "at compile time (a constant)"
            : c.numPanelBatchLoops != 0 ? "per batch, by the thread of the batch"
-                                       : "once before the nest")
+           : packedByGroups
+               ? "by the thread of each group of " +
+                     std::to_string(plan.n / plan.nr / plan.threads) +
+                     " column tiles (one group per thread, "
+                     "outermost), as its first row block "
+                     "reaches them"
+               : "once before the nest")
        << "; "
        << (plan.columnsOutside ? "column tiles outside the output rows"
                                : "output rows outside the column tiles")
@@ -823,6 +901,7 @@ static void recordTile(Operation *nestRoot, const Contraction &c,
     fields.push_back({"columns_outside", b.getBoolAttr(plan.columnsOutside)});
     fields.push_back(
         {"packed_at_compile_time", b.getBoolAttr(packedAtCompileTime)});
+    fields.push_back({"packed_by_groups", b.getBoolAttr(packedByGroups)});
     fields.push_back({"row_blocks", b.getI64IntegerAttr(std::max<int64_t>(
                                         1, plan.numRowBlocks))});
   }
@@ -863,7 +942,7 @@ struct RegisterTileContractionPass
       TiledNestBuilder builder(*c, *plan, fill ? fill->second.value : Value());
       Operation *nestRoot = builder.build();
       recordTile(nestRoot, *c, *plan, tile, builder.isPackedAtCompileTime(),
-                 bool(fill));
+                 builder.isPackedByGroups(), bool(fill));
       root.erase();
       if (fill)
         fill->first.erase();
