@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Affine/Analysis/Utils.h"
 #include "mlir/Dialect/Affine/LoopUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
 
@@ -345,6 +346,22 @@ SmallVector<AffineForOp> getFullBand(AffineForOp root,
   if (sortedTrips != sortedShape)
     return {};
   return band;
+}
+
+Value getBaseBuffer(Value memref) {
+  return memref::skipViewLikeOps(cast<MemrefValue>(memref));
+}
+
+bool touchesBuffer(Operation *op, Value base) {
+  return op
+      ->walk([&](Operation *inner) {
+        for (Value operand : inner->getOperands())
+          if (isa<MemRefType>(operand.getType()) &&
+              getBaseBuffer(operand) == base)
+            return WalkResult::interrupt();
+        return WalkResult::advance();
+      })
+      .wasInterrupted();
 }
 
 bool indexesOneToOne(AffineMap map, ValueRange operands,

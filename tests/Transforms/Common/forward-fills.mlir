@@ -91,3 +91,65 @@ func.func @intervening_use_keeps_the_fill(%t: memref<8xf32>, %u: memref<8xf32>) 
   }
   return
 }
+
+// -----
+
+// A nest between the fill and the read-modify-write reads the filled buffer
+// through a view made before the fill: that nest reads the fill, which
+// stays.
+// CHECK-LABEL: func @reader_of_a_view_keeps_the_fill
+// CHECK:         %[[ROW:.*]] = memref.subview
+// CHECK:         affine.store %{{.*}}, %[[T:.*]][%{{.*}}, %{{.*}}] : memref<4x8xf32>
+// CHECK:         affine.load %[[ROW]]
+// CHECK:         %[[OLD:.*]] = affine.load %[[T]]
+// CHECK:         arith.addf %[[OLD]]
+func.func @reader_of_a_view_keeps_the_fill(%x: memref<4x8xf32>, %t: memref<4x8xf32>, %out: memref<8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %row = memref.subview %t[1, 0] [1, 8] [1, 1] : memref<4x8xf32> to memref<8xf32, strided<[1], offset: 8>>
+  affine.for %i = 0 to 4 {
+    affine.for %j = 0 to 8 {
+      affine.store %zero, %t[%i, %j] : memref<4x8xf32>
+    }
+  }
+  affine.for %j = 0 to 8 {
+    %r = affine.load %row[%j] : memref<8xf32, strided<[1], offset: 8>>
+    affine.store %r, %out[%j] : memref<8xf32>
+  }
+  affine.for %i = 0 to 4 {
+    affine.for %j = 0 to 8 {
+      %v = affine.load %x[%i, %j] : memref<4x8xf32>
+      %old = affine.load %t[%i, %j] : memref<4x8xf32>
+      %s = arith.addf %old, %v : f32
+      affine.store %s, %t[%i, %j] : memref<4x8xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// The read-modify-write nest also reads the buffer through a view: not one
+// access per element, the fill stays.
+// CHECK-LABEL: func @view_read_in_the_reader_keeps_the_fill
+// CHECK:         affine.store %{{.*}}, %[[T:.*]][%{{.*}}, %{{.*}}] : memref<4x8xf32>
+// CHECK:         %[[OLD:.*]] = affine.load %[[T]]
+func.func @view_read_in_the_reader_keeps_the_fill(%x: memref<4x8xf32>, %t: memref<4x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %row = memref.subview %t[1, 0] [1, 8] [1, 1] : memref<4x8xf32> to memref<8xf32, strided<[1], offset: 8>>
+  affine.for %i = 0 to 4 {
+    affine.for %j = 0 to 8 {
+      affine.store %zero, %t[%i, %j] : memref<4x8xf32>
+    }
+  }
+  affine.for %i = 0 to 4 {
+    affine.for %j = 0 to 8 {
+      %v = affine.load %x[%i, %j] : memref<4x8xf32>
+      %w = affine.load %row[%j] : memref<8xf32, strided<[1], offset: 8>>
+      %old = affine.load %t[%i, %j] : memref<4x8xf32>
+      %s = arith.addf %old, %v : f32
+      %s2 = arith.addf %s, %w : f32
+      affine.store %s2, %t[%i, %j] : memref<4x8xf32>
+    }
+  }
+  return
+}

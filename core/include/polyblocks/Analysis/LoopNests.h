@@ -47,6 +47,14 @@ bool isParallelLoop(mlir::affine::AffineForOp loop);
 llvm::SmallVector<mlir::affine::AffineForOp>
 getFullBand(mlir::affine::AffineForOp root, llvm::ArrayRef<int64_t> shape);
 
+/// The buffer `memref` is a view of (through reshapes, subviews, views),
+/// or `memref` itself.
+mlir::Value getBaseBuffer(mlir::Value memref);
+
+/// True if `op`, or an op inside it, has an operand that is `base` or a
+/// view of it (`base` as getBaseBuffer returns it).
+bool touchesBuffer(mlir::Operation *op, mlir::Value base);
+
 /// True if `map` with `operands` indexes each dimension d of `shape` by
 /// exactly one loop of `band` whose trip count is the size of d, every loop
 /// used once.

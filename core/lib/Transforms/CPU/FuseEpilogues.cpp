@@ -41,6 +41,7 @@ namespace polyblocks {
 
 using namespace mlir;
 using namespace mlir::affine;
+using polyblocks::getBaseBuffer;
 
 namespace {
 
@@ -90,12 +91,6 @@ static bool isVectorizable(Operation *op) {
   return llvm::all_of(op->getOperandTypes(), isScalar) &&
          isScalar(op->getResult(0).getType()) &&
          !op->getResult(0).getType().isIndex();
-}
-
-/// The buffer `memref` is a view of (through reshapes, subviews, views),
-/// or `memref` itself.
-static Value getBaseBuffer(Value memref) {
-  return memref::skipViewLikeOps(cast<MemrefValue>(memref));
 }
 
 /// The buffers a producer's nest accesses, by the buffer underneath their

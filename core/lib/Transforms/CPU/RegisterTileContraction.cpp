@@ -151,25 +151,13 @@ findFoldableFill(Contraction &c, const TilePlan &plan, AffineForOp root) {
                                    c.accStore.getMapOperands(), band,
                                    type.getShape()))
     return std::nullopt;
-  auto getBase = [](Value memref) {
-    return memref::skipViewLikeOps(cast<MemrefValue>(memref));
-  };
-  Value base = getBase(buffer);
-  if (getBase(c.rowLoad.getMemRef()) == base ||
-      getBase(c.panelLoad.getMemRef()) == base)
+  using polyblocks::getBaseBuffer;
+  Value base = getBaseBuffer(buffer);
+  if (getBaseBuffer(c.rowLoad.getMemRef()) == base ||
+      getBaseBuffer(c.panelLoad.getMemRef()) == base)
     return std::nullopt;
-  auto touchesC = [&](Operation *op) {
-    return op
-        ->walk([&](Operation *inner) {
-          for (Value operand : inner->getOperands())
-            if (isa<MemRefType>(operand.getType()) && getBase(operand) == base)
-              return WalkResult::interrupt();
-          return WalkResult::advance();
-        })
-        .wasInterrupted();
-  };
   for (Operation *op = root->getPrevNode(); op; op = op->getPrevNode()) {
-    if (!touchesC(op))
+    if (!polyblocks::touchesBuffer(op, base))
       continue;
     auto fillRoot = dyn_cast<AffineForOp>(op);
     if (!fillRoot)

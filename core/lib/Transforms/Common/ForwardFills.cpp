@@ -41,16 +41,12 @@ struct ForwardFillsPass
     Value fillValue = fill->value;
     auto type = cast<MemRefType>(buffer.getType());
 
-    // The next op that touches the buffer.
+    // The next op that touches the buffer or a view of it (made before the
+    // fill or not).
+    Value base = polyblocks::getBaseBuffer(buffer);
     Operation *next = fillRoot->getNextNode();
-    for (; next; next = next->getNextNode()) {
-      bool uses = false;
-      next->walk([&](Operation *op) {
-        uses |= llvm::is_contained(op->getOperands(), buffer);
-      });
-      if (uses)
-        break;
-    }
+    while (next && !polyblocks::touchesBuffer(next, base))
+      next = next->getNextNode();
     auto readerRoot = dyn_cast_or_null<AffineForOp>(next);
     if (!readerRoot)
       return;
@@ -68,8 +64,11 @@ struct ForwardFillsPass
     for (Operation &op : body->without_terminator()) {
       if (op.getNumRegions() != 0)
         return;
-      if (!llvm::is_contained(op.getOperands(), buffer))
+      if (!polyblocks::touchesBuffer(&op, base))
         continue;
+      // Through a view: another element than the one the nest updates.
+      if (!llvm::is_contained(op.getOperands(), buffer))
+        return;
       AffineMap map;
       ValueRange operands;
       if (auto load = dyn_cast<AffineLoadOp>(op)) {
