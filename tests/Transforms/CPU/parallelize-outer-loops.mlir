@@ -214,36 +214,36 @@ func.func @sibling_nests_in_repeated_loop(%a: memref<64x64xf32>, %p: memref<64x6
 // -----
 
 // A function whose nests together do fewer than min-function-iterations
-// (65536) innermost iterations runs on the calling thread, however large
-// each nest is by min-iterations: two nests of 16384 here. One of 65536
+// (16384) innermost iterations runs on the calling thread, however large
+// each nest is by min-iterations: two nests of 4096 here. One of 16384
 // iterations alone is enough.
 // CHECK-LABEL: func.func @small_function
 // SMALL-LABEL: func.func @small_function
 // FUNC-LABEL: func.func @small_function
 // FUNC-NOT:     affine.parallel
-// FUNC:         } {pb.decisions = [{pass = "pb-parallelize-outer-loops", summary = "sequential: the function does 32768 innermost iterations in all, fewer than the 65536 worth waking the threads for", work = 32768 : i64}]}
+// FUNC:         } {pb.decisions = [{pass = "pb-parallelize-outer-loops", summary = "sequential: the function does 8192 innermost iterations in all, fewer than the 16384 worth waking the threads for", work = 8192 : i64}]}
 // FUNC-LABEL: func.func @large_enough_function
 // FUNC:         affine.parallel
-func.func @small_function(%a: memref<128x128xf32>, %b: memref<128x128xf32>) {
-  affine.for %i = 0 to 128 {
-    affine.for %j = 0 to 128 {
-      %v = affine.load %a[%i, %j] : memref<128x128xf32>
-      affine.store %v, %b[%i, %j] : memref<128x128xf32>
+func.func @small_function(%a: memref<64x64xf32>, %b: memref<64x64xf32>) {
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 64 {
+      %v = affine.load %a[%i, %j] : memref<64x64xf32>
+      affine.store %v, %b[%i, %j] : memref<64x64xf32>
     }
   }
-  affine.for %i = 0 to 128 {
-    affine.for %j = 0 to 128 {
-      %v = affine.load %b[%i, %j] : memref<128x128xf32>
-      affine.store %v, %a[%i, %j] : memref<128x128xf32>
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 64 {
+      %v = affine.load %b[%i, %j] : memref<64x64xf32>
+      affine.store %v, %a[%i, %j] : memref<64x64xf32>
     }
   }
   return
 }
-func.func @large_enough_function(%a: memref<256x256xf32>, %b: memref<256x256xf32>) {
-  affine.for %i = 0 to 256 {
-    affine.for %j = 0 to 256 {
-      %v = affine.load %a[%i, %j] : memref<256x256xf32>
-      affine.store %v, %b[%i, %j] : memref<256x256xf32>
+func.func @large_enough_function(%a: memref<128x128xf32>, %b: memref<128x128xf32>) {
+  affine.for %i = 0 to 128 {
+    affine.for %j = 0 to 128 {
+      %v = affine.load %a[%i, %j] : memref<128x128xf32>
+      affine.store %v, %b[%i, %j] : memref<128x128xf32>
     }
   }
   return

@@ -1557,9 +1557,11 @@ def PBParallelizeOuterLoops
     one level is parallelized, so threads are never nested. A function
     whose nests together do fewer than `min-function-iterations` innermost
     iterations stays on the calling thread altogether: its one fork would
-    cost about as much as the threads save, and much more when another
-    thread pool of the process holds the cores (a small MLP called from
-    Python between torch ops).
+    cost about as much as the threads save. (Above it, a worker that
+    another thread pool of the process keeps off its core holds nothing up:
+    the calling thread claims its parts. The zoo's MLP at batch 1, 38,932
+    iterations, ran faster on two threads alone and right after each anchor
+    of the model benchmark: bench/RESULTS.md.)
 
     ```mlir
     affine.for %i = 0 to 1024 { affine.for %j = 0 to 1024 { ... } }
@@ -1576,10 +1578,10 @@ def PBParallelizeOuterLoops
            "the same for a loop inside a sequential loop, which wakes the "
            "threads on every iteration of that loop (default: 65536)">,
     Option<"minFunctionIterations", "min-function-iterations", "uint64_t",
-           /*default=*/"65536",
+           /*default=*/"16384",
            "smallest number of innermost-loop iterations of all the "
            "function's nests together for any of them to run on several "
-           "threads (default: 65536)">,
+           "threads (default: 16384)">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect"];
 }
