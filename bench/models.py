@@ -1,6 +1,7 @@
 """The model benchmark: every network of the zoo (tests/python/zoo_torch.py,
 zoo_jax.py) through PolyBlocks and the anchors available here, on the same
-inputs and threads, interleaved round by round, medians; prints a table of
+inputs and threads, interleaved round by round (each timed call after
+100 ms of untimed calls of the same engine), medians; prints a table of
 times and ratios (PolyBlocks time / anchor time: below 1 is faster) with
 compile times, and writes it into bench/RESULTS.md.
 
@@ -216,12 +217,17 @@ def jax_engines():
 # Measurement
 #===------------------------------------------------------------------------===#
 
-def measure(prepared, rounds):
+def measure(prepared, rounds, warm_ms=100):
     """Runs every engine once per round, each round in its own order
     (shuffled, seeded by the round: the same orders every run); returns the
     median seconds of each. A fixed or rotated order would have each engine
-    always follow the same one, whose pool may still be spinning on the
-    cores when the next call starts."""
+    always follow the same one. Each timed call follows untimed calls of the
+    same engine for `warm_ms` (at least one): it runs as repeated calls do,
+    after the pool of the engine before has stopped spinning (ONNX
+    Runtime's kept a core busy for some 40 ms after its call, torch's for
+    some 15: the calls of whichever engine came next took twice as long,
+    bench/contention.py). With --warm-ms=0 the timed calls follow one
+    another."""
     names = list(prepared)
     for name in names:  # warm-up
         for _ in range(2):
@@ -231,6 +237,11 @@ def measure(prepared, rounds):
         order = list(names)
         random.Random(r).shuffle(order)
         for name in order:
+            if warm_ms:
+                until = time.perf_counter() + warm_ms / 1e3
+                prepared[name]()
+                while time.perf_counter() < until:
+                    prepared[name]()
             start = time.perf_counter()
             prepared[name]()
             times[name].append(time.perf_counter() - start)
@@ -290,7 +301,7 @@ def own_process_median(name, rounds):
     return None
 
 
-def bench_model(framework, name, batch, engines, rounds):
+def bench_model(framework, name, batch, engines, rounds, warm_ms=100):
     if framework == "torch":
         import zoo_torch
         import torch
@@ -317,7 +328,7 @@ def bench_model(framework, name, batch, engines, rounds):
     reference = outputs.get("torch eager" if framework == "torch" else "XLA")
     errors = {e: relative_error(o, reference) for e, o in outputs.items()
               if reference is not None}
-    medians = measure(prepared, rounds)
+    medians = measure(prepared, rounds, warm_ms)
     own = own_process_median(name, rounds) if "PolyBlocks" in prepared \
         else None
     memory = compile_peak_memory(name) if "PolyBlocks" in prepared else None
@@ -328,6 +339,12 @@ def bench_model(framework, name, batch, engines, rounds):
             "export": _TEXTS.get((name, tuple(tuple(t.shape) for t in inputs)),
                                  (None, None))[1]
             if framework == "torch" else None}
+
+
+def ms(seconds):
+    """Milliseconds to three significant digits (0.0213 ms, 2.19 ms)."""
+    value = seconds * 1e3
+    return "%.3g ms" % value if value < 1 else "%.2f ms" % value
 
 
 def format_table(results):
@@ -348,17 +365,17 @@ def format_table(results):
         for a in anchors:
             if a in med:
                 ratio = ours / med[a] if ours else None
-                cells.append("%.2f ms (%.2fx)" % (med[a] * 1e3, ratio)
-                             if ratio else "%.2f ms" % (med[a] * 1e3))
+                cells.append("%s (%.2fx)" % (ms(med[a]), ratio)
+                             if ratio else ms(med[a]))
             else:
                 cells.append("n/a")
         best = min((med[a] for a in anchors if a in med), default=None)
         own = r["own"]
         rows.append("| %s (%s) | %d | %s | %s | %s | %s | %s |" % (
             r["model"], r["framework"], r["batch"],
-            "%.2f ms" % (ours * 1e3) if ours else "n/a", " | ".join(cells),
+            ms(ours) if ours else "n/a", " | ".join(cells),
             "%.2fx" % (ours / best) if ours and best else "n/a",
-            "%.2f ms (%.2fx)" % (own * 1e3, own / best) if own and best
+            "%s (%.2fx)" % (ms(own), own / best) if own and best
             else "n/a",
             ("%.1f s" % r["compile"]["PolyBlocks"] +
              (" (%.0f MB)" % r["memory"] if r.get("memory") else ""))
@@ -438,6 +455,10 @@ def main():
                              "prefix jax: for the JAX ones, e.g. jax:bert_layer")
     parser.add_argument("--batches", default="1,8")
     parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--warm-ms", type=int, default=100,
+                        help="untimed calls of the engine for this long "
+                             "(at least one) before each timed call; 0: "
+                             "the timed calls follow one another")
     parser.add_argument("--no-write", action="store_true",
                         help="print only; do not update bench/RESULTS.md")
     parser.add_argument("--engines", default="",
@@ -466,15 +487,20 @@ def main():
             print("== %s (%s), batch %d" % (name, framework, batch), flush=True)
             result = bench_model(framework, name, batch,
                                  torch_list if framework == "torch" else jax_list,
-                                 args.rounds)
-            print("   " + ", ".join("%s %.2f ms" % (e, t * 1e3)
+                                 args.rounds, args.warm_ms)
+            print("   " + ", ".join("%s %s" % (e, ms(t))
                                     for e, t in result["medians"].items()),
                   flush=True)
             results.append(result)
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
                             stdout=subprocess.PIPE, text=True).stdout.strip()
+    protocol = ("each timed call after %d ms of untimed calls of the same "
+                "engine (the engine before it has stopped spinning)"
+                % args.warm_ms if args.warm_ms else
+                "the timed calls one after another")
     text = ("Measured %s at %s on %s; medians of %d interleaved rounds, "
-            "each round's order shuffled (`./bench/run-models.sh`). Ratios are PolyBlocks' time over the "
+            "each round's order shuffled, %s (`./bench/run-models.sh`). "
+            "Ratios are PolyBlocks' time over the "
             "anchor's (below 1: PolyBlocks is faster). \"In its own "
             "process\": `pbtool bench` on the same program, in a process "
             "where no other runtime keeps a thread pool; every engine of the "
@@ -482,7 +508,8 @@ def main():
             "cores a pool still spinning after its call takes a core from "
             "the next engine's.\n\n%s\n\n%s\n" % (
                 datetime.date.today().isoformat(), commit or "?", machine(),
-                args.rounds, format_table(results), format_details(results)))
+                args.rounds, protocol, format_table(results),
+                format_details(results)))
     print(text)
     if not args.no_write and not wanted and not engines and \
             not args.baseline_pbtool:
