@@ -213,10 +213,14 @@ std::string renderDecisions(const ProgramDecisions &decisions,
   os << "- target `" << getTargetKindName(options.target) << "`, CPU `" << cpu
      << "`: " << options.cpuModel.vectorBits << "-bit vectors, "
      << options.cpuModel.numVectorRegisters << " vector registers, L1d "
-     << options.cpuModel.l1CacheKiB << " KiB\n";
+     << options.cpuModel.l1CacheKiB << " KiB " << options.cpuModel.l1Ways
+     << "-way, L2 " << options.cpuModel.l2CacheKiB << " KiB\n";
   os << "- flags: " << decisions.flagsOrigin << "\n";
-  os << "- parallel loops: "
-     << (options.parallelize ? "on (OpenMP)" : "off (`--no-parallel`)") << "\n";
+  os << "- parallel loops: ";
+  if (options.parallelize)
+    os << "on, " << options.cpuModel.numThreads << " threads\n";
+  else
+    os << "off (`--no-parallel`)\n";
   os << "- fusion: "
      << (options.fuse ? "upstream sibling fusion (`--fuse`, experimental)"
                       : "off (`--fuse` not given)")
