@@ -340,6 +340,21 @@ private:
   MemRefType getPanelsType() const {
     return MemRefType::get({plan.n / plan.nr, plan.kc, plan.nr}, c.elementType);
   }
+  /// A loop over share `part` of `total` items cut in `parts`: [part * T /
+  /// P, (part + 1) * T / P), as even as can be. It walks item numbers with
+  /// unit step: upstream's dependence analysis keeps a loop's step only
+  /// when its lower bound is a constant, and over rows from b * T / B * MR
+  /// with step MR it cannot tell that the shares write rows of their own
+  /// (neither the shares nor their items would run in parallel,
+  /// `-affine-parallelize` shows the same).
+  AffineForOp createShareLoop(OpBuilder &sb, Value part, int64_t total,
+                              int64_t parts) {
+    AffineExpr d0 = getAffineDimExpr(0, ctx);
+    return AffineForOp::create(
+        sb, loc, ValueRange{part},
+        AffineMap::get(1, 0, (d0 * total).floorDiv(parts)), ValueRange{part},
+        AffineMap::get(1, 0, (d0 * total + total).floorDiv(parts)));
+  }
   /// Row `rowBase` + r as an index value.
   Value rowIndex(OpBuilder &rb, OpFoldResult rowBase, int64_t r);
   /// rowPack[it / MR, k - kt, r] with operands (it, k, kt).
@@ -712,14 +727,9 @@ Operation *TiledNestBuilder::build() {
       jt = jTile.getInductionVar();
       return;
     }
-    // Panels [g * P / G, (g + 1) * P / G) of group g, by panel number (unit
-    // step, as the row blocks' tiles below).
+    // The panels of group g, by panel number (as the row blocks' tiles).
     AffineExpr d0 = getAffineDimExpr(0, ctx);
-    auto panelLoop = AffineForOp::create(
-        b, loc, ValueRange{columnGroup},
-        AffineMap::get(1, 0, (d0 * panels).floorDiv(groups)),
-        ValueRange{columnGroup},
-        AffineMap::get(1, 0, (d0 * panels + panels).floorDiv(groups)));
+    AffineForOp panelLoop = createShareLoop(b, columnGroup, panels, groups);
     b.setInsertionPointToStart(panelLoop.getBody());
     jt = AffineApplyOp::create(b, loc, AffineMap::get(1, 0, d0 * plan.nr),
                                ValueRange{panelLoop.getInductionVar()});
@@ -765,19 +775,10 @@ Operation *TiledNestBuilder::build() {
   // rows left over (with the last row block).
   int64_t wholeRows = plan.getWholeRows();
   if (rowBlock) {
-    // Tiles [b * T / B, (b + 1) * T / B) of block b, as even as can be; the
-    // loop walks tile numbers with unit step: upstream's dependence analysis
-    // keeps a loop's step only when its lower bound is a constant, and over
-    // rows from b * T / B * MR with step MR it cannot tell that the blocks
-    // write rows of their own (neither the blocks nor their tiles would run
-    // in parallel, `-affine-parallelize` shows the same).
-    int64_t tiles = wholeRows / plan.mr, blocks = plan.numRowBlocks;
+    // The tiles of block b, by tile number.
     AffineExpr d0 = getAffineDimExpr(0, ctx);
-    auto tileLoop = AffineForOp::create(
-        b, loc, ValueRange{rowBlock},
-        AffineMap::get(1, 0, (d0 * tiles).floorDiv(blocks)),
-        ValueRange{rowBlock},
-        AffineMap::get(1, 0, (d0 * tiles + tiles).floorDiv(blocks)));
+    AffineForOp tileLoop =
+        createShareLoop(b, rowBlock, wholeRows / plan.mr, plan.numRowBlocks);
     OpBuilder tb = OpBuilder::atBlockBegin(tileLoop.getBody());
     Value rowBase =
         AffineApplyOp::create(tb, loc, AffineMap::get(1, 0, d0 * plan.mr),
