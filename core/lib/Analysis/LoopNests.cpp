@@ -406,4 +406,24 @@ std::optional<BufferFill> matchBufferFill(AffineForOp root) {
   return BufferFill{store, buffer, value};
 }
 
+std::optional<std::pair<AffineForOp, BufferFill>>
+findFillBefore(Operation *root, Value buffer, ValueRange reads) {
+  Value base = getBaseBuffer(buffer);
+  if (llvm::any_of(reads,
+                   [&](Value read) { return getBaseBuffer(read) == base; }))
+    return std::nullopt;
+  for (Operation *op = root->getPrevNode(); op; op = op->getPrevNode()) {
+    if (!touchesBuffer(op, base))
+      continue;
+    auto fillRoot = dyn_cast<AffineForOp>(op);
+    if (!fillRoot)
+      return std::nullopt;
+    std::optional<BufferFill> fill = matchBufferFill(fillRoot);
+    if (!fill || fill->buffer != buffer)
+      return std::nullopt;
+    return std::make_pair(fillRoot, *fill);
+  }
+  return std::nullopt;
+}
+
 } // namespace polyblocks

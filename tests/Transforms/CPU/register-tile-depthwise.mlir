@@ -21,7 +21,7 @@
 // CHECK:               affine.vector_store %[[R]]#0, %[[OUT]][%[[H]], %[[W0]], %[[C0]]]
 // CHECK:               affine.vector_store %[[R]]#5, %[[OUT]][%[[H]], %[[W0]] + 5, %[[C0]]]
 // CHECK-NOT:     affine.load
-// CHECK:         } {pb.decisions = [{columns = 6 : i64, lanes = 8 : i64, pass = "pb-register-tile-depthwise"
+// CHECK:         } {pb.decisions = [{columns = 6 : i64, fill_folded = false, lanes = 8 : i64, pass = "pb-register-tile-depthwise"
 // With at most 4 columns: six tiles of 3 (the largest divisor of 18 above
 // half the budget).
 // FOUR-LABEL: func.func @depthwise
@@ -130,6 +130,84 @@ module attributes {pb.machine = {vector_bits = 256 : i64, vector_registers = 16 
             %p = arith.mulf %x, %y : f32
             %s = arith.addf %acc, %p : f32
             affine.store %s, %out3[%h, %w, %kw, %c] : memref<16x18x3x32xf32>
+          }
+        }
+      }
+    }
+    return
+  }
+}
+
+// -----
+
+// A fill of the output right before the nest (a bufferized linalg.fill):
+// the accumulators start as a splat of its value, the fill nest goes.
+// CHECK-LABEL: func.func @fill_folded
+// CHECK:         %[[HALF:.*]] = arith.constant 5.000000e-01 : f32
+// CHECK-NOT:     affine.store
+// CHECK:         %[[SPLAT:.*]] = vector.broadcast %[[HALF]] : f32 to vector<8xf32>
+// CHECK:         affine.for %{{.*}} = 0 to 3 iter_args(%{{.*}} = %[[SPLAT]], %{{.*}} = %[[SPLAT]], %{{.*}} = %[[SPLAT]], %{{.*}} = %[[SPLAT]], %{{.*}} = %[[SPLAT]], %{{.*}} = %[[SPLAT]])
+// CHECK-NOT:     affine.vector_load %arg2
+// CHECK:         fill_folded = true
+// CHECK-SAME:    the accumulators start from the value the nest before filled the result with
+// A view of the output read between the fill and the nest keeps the fill.
+// CHECK-LABEL: func.func @fill_read_between
+// CHECK:         affine.store %{{.*}}, %arg2
+// CHECK:         fill_folded = false
+module attributes {pb.machine = {vector_bits = 256 : i64, vector_registers = 16 : i64}} {
+  func.func @fill_folded(%in: memref<18x20x32xf32>, %f: memref<3x3x32xf32>, %out: memref<16x18x32xf32>) {
+    %half = arith.constant 0.5 : f32
+    affine.for %h = 0 to 16 {
+      affine.for %w = 0 to 18 {
+        affine.for %c = 0 to 32 {
+          affine.store %half, %out[%h, %w, %c] : memref<16x18x32xf32>
+        }
+      }
+    }
+    affine.for %h = 0 to 16 {
+      affine.for %w = 0 to 18 {
+        affine.for %kh = 0 to 3 {
+          affine.for %kw = 0 to 3 {
+            affine.for %c = 0 to 32 {
+              %x = affine.load %in[%h + %kh, %w + %kw, %c] : memref<18x20x32xf32>
+              %y = affine.load %f[%kh, %kw, %c] : memref<3x3x32xf32>
+              %acc = affine.load %out[%h, %w, %c] : memref<16x18x32xf32>
+              %p = arith.mulf %x, %y : f32
+              %s = arith.addf %acc, %p : f32
+              affine.store %s, %out[%h, %w, %c] : memref<16x18x32xf32>
+            }
+          }
+        }
+      }
+    }
+    return
+  }
+  func.func @fill_read_between(%in: memref<18x20x32xf32>, %f: memref<3x3x32xf32>, %out: memref<16x18x32xf32>, %copy: memref<32xf32>) {
+    %half = arith.constant 0.5 : f32
+    %row = memref.subview %out[0, 0, 0] [1, 1, 32] [1, 1, 1] : memref<16x18x32xf32> to memref<32xf32, strided<[1]>>
+    affine.for %h = 0 to 16 {
+      affine.for %w = 0 to 18 {
+        affine.for %c = 0 to 32 {
+          affine.store %half, %out[%h, %w, %c] : memref<16x18x32xf32>
+        }
+      }
+    }
+    affine.for %c = 0 to 32 {
+      %v = affine.load %row[%c] : memref<32xf32, strided<[1]>>
+      affine.store %v, %copy[%c] : memref<32xf32>
+    }
+    affine.for %h = 0 to 16 {
+      affine.for %w = 0 to 18 {
+        affine.for %kh = 0 to 3 {
+          affine.for %kw = 0 to 3 {
+            affine.for %c = 0 to 32 {
+              %x = affine.load %in[%h + %kh, %w + %kw, %c] : memref<18x20x32xf32>
+              %y = affine.load %f[%kh, %kw, %c] : memref<3x3x32xf32>
+              %acc = affine.load %out[%h, %w, %c] : memref<16x18x32xf32>
+              %p = arith.mulf %x, %y : f32
+              %s = arith.addf %acc, %p : f32
+              affine.store %s, %out[%h, %w, %c] : memref<16x18x32xf32>
+            }
           }
         }
       }

@@ -72,6 +72,15 @@ struct BufferFill {
 };
 std::optional<BufferFill> matchBufferFill(mlir::affine::AffineForOp root);
 
+/// The fill a nest at `root` that writes `buffer` could start from instead
+/// of reading it: the last op before `root` that touches `buffer` or a view
+/// of it (touchesBuffer), when that op is a fill of `buffer` itself and no
+/// buffer of `reads` (the nest's other operands) is a view of the same
+/// buffer. None otherwise.
+std::optional<std::pair<mlir::affine::AffineForOp, BufferFill>>
+findFillBefore(mlir::Operation *root, mlir::Value buffer,
+               mlir::ValueRange reads);
+
 } // namespace polyblocks
 
 #endif // POLYBLOCKS_ANALYSIS_LOOPNESTS_H

@@ -151,24 +151,8 @@ findFoldableFill(Contraction &c, const TilePlan &plan, AffineForOp root) {
                                    c.accStore.getMapOperands(), band,
                                    type.getShape()))
     return std::nullopt;
-  using polyblocks::getBaseBuffer;
-  Value base = getBaseBuffer(buffer);
-  if (getBaseBuffer(c.rowLoad.getMemRef()) == base ||
-      getBaseBuffer(c.panelLoad.getMemRef()) == base)
-    return std::nullopt;
-  for (Operation *op = root->getPrevNode(); op; op = op->getPrevNode()) {
-    if (!polyblocks::touchesBuffer(op, base))
-      continue;
-    auto fillRoot = dyn_cast<AffineForOp>(op);
-    if (!fillRoot)
-      return std::nullopt;
-    std::optional<polyblocks::BufferFill> fill =
-        polyblocks::matchBufferFill(fillRoot);
-    if (!fill || fill->buffer != buffer)
-      return std::nullopt;
-    return std::make_pair(fillRoot, *fill);
-  }
-  return std::nullopt;
+  return polyblocks::findFillBefore(
+      root, buffer, {c.rowLoad.getMemRef(), c.panelLoad.getMemRef()});
 }
 
 /// Plans the nest of `c` with `tile`, or nullopt when its columns are no

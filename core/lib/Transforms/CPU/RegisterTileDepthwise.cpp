@@ -113,9 +113,12 @@ std::optional<Depthwise> matchDepthwise(AffineForOp root) {
 /// Builds the tiled nest in place of the w loop.
 class TileBuilder {
 public:
-  TileBuilder(Depthwise &d, int64_t columns, int64_t lanes)
+  /// `fillValue`: the value every element of C holds before the nest (a
+  /// fill folded into the accumulators), or null (they start from C).
+  TileBuilder(Depthwise &d, int64_t columns, int64_t lanes, Value fillValue)
       : d(d), columns(columns), lanes(lanes),
-        vectorType(VectorType::get({lanes}, d.elementType)) {}
+        vectorType(VectorType::get({lanes}, d.elementType)),
+        fillValue(fillValue) {}
 
   /// Returns the first loop built.
   Operation *build() {
@@ -123,6 +126,8 @@ public:
     Operation *first = nullptr;
     OpBuilder b(w);
     Location loc = w.getLoc();
+    if (fillValue)
+      fillVector = vector::BroadcastOp::create(b, loc, vectorType, fillValue);
     int64_t width = w.getConstantUpperBound();
     int64_t whole = width / columns * columns;
     if (whole != 0) {
@@ -179,7 +184,7 @@ private:
     SmallVector<Value> accs;
     for (Value column : columnIndices) {
       ivMap[oldW] = column;
-      accs.push_back(load(cb, loc, d.accLoad));
+      accs.push_back(fillVector ? fillVector : load(cb, loc, d.accLoad));
     }
     SmallVector<Value> results =
         emitWindow(cb, loc, 0, accs, columnIndices, oldW);
@@ -225,8 +230,31 @@ private:
   Depthwise &d;
   int64_t columns, lanes;
   VectorType vectorType;
+  Value fillValue, fillVector;
   DenseMap<Value, Value> ivMap;
 };
+
+/// A fill of C right before the nest whose value the accumulators can
+/// start from: C read and written at the same element, each element of C
+/// once (the parallel loops and c index it one to one), nothing between
+/// touching C, and neither factor a view of C.
+std::optional<std::pair<AffineForOp, polyblocks::BufferFill>>
+findFoldableFill(Depthwise &d, AffineForOp root) {
+  Value buffer = d.accStore.getMemRef();
+  auto type = cast<MemRefType>(buffer.getType());
+  if (!type.hasStaticShape() || d.accLoad.getMemRef() != buffer ||
+      d.accLoad.getAffineMap() != d.accStore.getAffineMap() ||
+      !llvm::equal(d.accLoad.getMapOperands(), d.accStore.getMapOperands()))
+    return std::nullopt;
+  SmallVector<AffineForOp> band(d.parallelLoops);
+  band.push_back(d.cLoop);
+  if (!polyblocks::indexesOneToOne(d.accStore.getAffineMap(),
+                                   d.accStore.getMapOperands(), band,
+                                   type.getShape()))
+    return std::nullopt;
+  return polyblocks::findFillBefore(root, buffer,
+                                    {d.xLoad.getMemRef(), d.fLoad.getMemRef()});
+}
 
 /// The tile's columns: the largest divisor of the width from half the
 /// register budget up to it (no columns left over), else the budget.
@@ -264,19 +292,30 @@ struct RegisterTileDepthwisePass
       }
       int64_t width = d->getWLoop().getConstantUpperBound();
       int64_t r = chooseColumns(width, tile.columns);
-      Operation *first = TileBuilder(*d, r, lanes).build();
+      // A fill of C right before the nest: the accumulators start from its
+      // value and the fill goes (one pass less over C).
+      auto fill = findFoldableFill(*d, root);
+      Operation *first =
+          TileBuilder(*d, r, lanes, fill ? fill->second.value : Value())
+              .build();
       AffineForOp w = d->getWLoop();
       Operation *nestRoot = w == root ? first : root.getOperation();
       std::string summary;
       llvm::raw_string_ostream(summary)
           << "depthwise register tile: " << r << " output columns x " << lanes
           << " channels in registers across the " << d->kLoops.size()
-          << "-loop window, one filter vector per window step";
+          << "-loop window, one filter vector per window step"
+          << (fill ? "; the accumulators start from the value the nest "
+                     "before filled the result with (that nest removed)"
+                   : "");
       Builder b(&getContext());
       polyblocks::recordDecision(nestRoot, DEBUG_TYPE, summary,
                                  {{"columns", b.getI64IntegerAttr(r)},
+                                  {"fill_folded", b.getBoolAttr(bool(fill))},
                                   {"lanes", b.getI64IntegerAttr(lanes)}});
       w.erase();
+      if (fill)
+        fill->first.erase();
     }
   }
 };
