@@ -490,21 +490,18 @@ void buildS5Pipeline(OpPassManager &pm, const PipelineOptions &options) {
 }
 
 /// The machine model of `options` as the text of a `pb.machine`
-/// dictionary.
+/// dictionary, its fields in MachineModel::toFields' order (a context of
+/// its own: the pass manager being built has none to lend).
 static std::string getMachineModelText(const PipelineOptions &options) {
-  MachineModel model = options.getMachineModel();
+  MLIRContext context(MLIRContext::Threading::DISABLED);
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << "{target = \"" << getTargetKindName(model.target)
-     << "\", vector_bits = " << model.cpu.vectorBits
-     << " : i64, vector_registers = " << model.cpu.numVectorRegisters
-     << " : i64, l1_kib = " << model.cpu.l1CacheKiB
-     << " : i64, l1_ways = " << model.cpu.l1Ways
-     << " : i64, l2_kib = " << model.cpu.l2CacheKiB
-     << " : i64, threads = " << model.cpu.numThreads
-     << " : i64, line_bytes = " << model.cpu.cacheLineBytes << " : i64";
-  if (model.gpu)
-    os << ", chip = \"" << model.gpu->chip << "\"";
+  os << "{";
+  llvm::interleaveComma(options.getMachineModel().toFields(&context), os,
+                        [&](NamedAttribute field) {
+                          os << field.getName().getValue() << " = ";
+                          field.getValue().print(os);
+                        });
   os << "}";
   return text;
 }

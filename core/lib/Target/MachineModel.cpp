@@ -93,6 +93,10 @@ std::string getGPUChipList(TargetKind target) {
 //===----------------------------------------------------------------------===//
 
 DictionaryAttr MachineModel::toAttr(MLIRContext *context) const {
+  return DictionaryAttr::get(context, toFields(context));
+}
+
+SmallVector<NamedAttribute> MachineModel::toFields(MLIRContext *context) const {
   Builder b(context);
   SmallVector<NamedAttribute> fields = {
       b.getNamedAttr("target", b.getStringAttr(getTargetKindName(target))),
@@ -107,7 +111,7 @@ DictionaryAttr MachineModel::toAttr(MLIRContext *context) const {
   };
   if (gpu)
     fields.push_back(b.getNamedAttr("chip", b.getStringAttr(gpu->chip)));
-  return b.getDictionaryAttr(fields);
+  return fields;
 }
 
 std::optional<MachineModel> MachineModel::fromAttr(DictionaryAttr attr) {

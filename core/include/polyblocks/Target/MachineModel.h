@@ -87,9 +87,12 @@ struct MachineModel {
 
   /// The model as the `pb.machine` attribute:
   /// {target = "cpu", vector_bits = 512, vector_registers = 32,
-  ///  l1_kib = 48, l2_kib = 2048, threads = 2, line_bytes = 64
+  ///  l1_kib = 48, l1_ways = 12, l2_kib = 2048, threads = 2, line_bytes = 64
   ///  [, chip = "gfx90a"]}.
   mlir::DictionaryAttr toAttr(mlir::MLIRContext *context) const;
+  /// Its fields, in the order above (a DictionaryAttr sorts them).
+  llvm::SmallVector<mlir::NamedAttribute>
+  toFields(mlir::MLIRContext *context) const;
   /// Reads a `pb.machine` attribute; fields it lacks keep their defaults.
   /// Fails on an unknown target or chip.
   static std::optional<MachineModel> fromAttr(mlir::DictionaryAttr attr);
