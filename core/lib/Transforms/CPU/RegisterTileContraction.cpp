@@ -254,6 +254,29 @@ static std::optional<TilePlan> planTile(Contraction &c,
   return plan;
 }
 
+/// Composes the affine.apply ops that the accesses under `root` take as
+/// subscripts into their maps.
+static void composeAccessMaps(Operation *root) {
+  root->walk([](AffineMapAccessInterface access) {
+    Operation *op = access.getOperation();
+    if (!isa<AffineReadOpInterface, AffineWriteOpInterface>(op))
+      return;
+    ValueRange mapOperands =
+        isa<AffineReadOpInterface>(op)
+            ? cast<AffineReadOpInterface>(op).getMapOperands()
+            : cast<AffineWriteOpInterface>(op).getMapOperands();
+    unsigned first = op->getNumOperands() - mapOperands.size();
+    NamedAttribute mapAttr =
+        access.getAffineMapAttrForMemRef(op->getOperand(first - 1));
+    AffineMap map = cast<AffineMapAttr>(mapAttr.getValue()).getValue();
+    SmallVector<Value> operands(mapOperands);
+    fullyComposeAffineMapAndOperands(&map, &operands);
+    canonicalizeMapAndOperands(&map, &operands);
+    op->setAttr(mapAttr.getName(), AffineMapAttr::get(map));
+    op->setOperands(first, mapOperands.size(), operands);
+  });
+}
+
 /// Builds the register-tiled nest of one contraction, in place of its
 /// loops, from its plan:
 ///
@@ -686,12 +709,11 @@ Operation *TiledNestBuilder::build() {
   // memory: measured in bench/RESULTS.md). With fewer panels, or panels
   // the threads cannot share evenly, the row blocks share the work.
   int64_t panels = plan.n / plan.nr, groups = plan.threads;
-  bool packWhileComputing = !plan.blocked && !packedAtCompileTime && !batched &&
-                            c.outerLoops.empty() && panels % groups == 0 &&
-                            panels >= kMinPanelsPerGroup * groups;
+  packedByGroups = !plan.blocked && !packedAtCompileTime && !batched &&
+                   c.outerLoops.empty() && panels % groups == 0 &&
+                   panels >= kMinPanelsPerGroup * groups;
   Value columnGroup;
-  packedByGroups = packWhileComputing;
-  if (packWhileComputing) {
+  if (packedByGroups) {
     auto groupLoop = AffineForOp::create(b, loc, 0, groups, 1);
     nestRoot = groupLoop;
     columnGroup = groupLoop.getInductionVar();
@@ -786,23 +808,8 @@ Operation *TiledNestBuilder::build() {
   // Column tiles by panel number: the accesses' maps take the panel, not
   // an affine.apply of it (the dependence tests read subscripts in loop
   // induction variables).
-  if (columnGroup)
-    nestRoot->walk([](Operation *op) {
-      auto access = dyn_cast<AffineMapAccessInterface>(op);
-      if (!access || !isa<AffineReadOpInterface, AffineWriteOpInterface>(op))
-        return;
-      Value memref = isa<AffineReadOpInterface>(op)
-                         ? cast<AffineReadOpInterface>(op).getMemRef()
-                         : cast<AffineWriteOpInterface>(op).getMemRef();
-      NamedAttribute mapAttr = access.getAffineMapAttrForMemRef(memref);
-      AffineMap map = cast<AffineMapAttr>(mapAttr.getValue()).getValue();
-      unsigned first = isa<AffineWriteOpInterface>(op) ? 2 : 1;
-      SmallVector<Value> operands(op->getOperands().drop_front(first));
-      fullyComposeAffineMapAndOperands(&map, &operands);
-      canonicalizeMapAndOperands(&map, &operands);
-      op->setAttr(mapAttr.getName(), AffineMapAttr::get(map));
-      op->setOperands(first, op->getNumOperands() - first, operands);
-    });
+  if (packedByGroups)
+    composeAccessMaps(nestRoot);
   return nestRoot;
 }
 
