@@ -2,8 +2,9 @@
 the anchors of the model benchmark (torch eager, Inductor, ONNX Runtime,
 IREE; those that compile it): alone and right after each anchor's call
 (medians over interleaved rounds), then the calls that follow an anchor's
-call one by one (how long another pool's spinning slows them). Each pbtool given is a build to compare; run one build per process,
-since an idle pool that spins after its call slows whatever runs next.
+call one by one (how long another pool's spinning slows them). Each pbtool
+given is a build to compare; run one build per process, since an idle pool
+that spins after its call slows whatever runs next.
 
     .venv/bin/python bench/contention.py mobilenet_v2 1 25 new=build/bin/pbtool
 """

@@ -1133,7 +1133,10 @@ def PBForwardFills : Pass<"pb-forward-fills", "::mlir::func::FuncOp"> {
     exactly once (its loops are the buffer's dimensions, its accesses to the
     buffer all index it by those loops) and reads an element before writing
     it, the read is replaced by the fill value and the fill nest is removed:
-    one pass over the buffer instead of two.
+    one pass over the buffer instead of two. "Next" is the first op after
+    the fill that touches the buffer or a view of it (a view made before
+    the fill included), and a nest that also reads the buffer through a
+    view keeps its fill.
 
     ```mlir
     affine.for %i = 0 to 64 { affine.store %zero, %t[%i] }
@@ -1524,7 +1527,14 @@ def PBRegisterTileDepthwise
       // 14 accumulators loaded, then over kh, kw: one filter vector,
       // 14 input vectors, 14 vector.fma; then 14 stores
     ```
-    (Measured: bench/RESULTS.md, notes on the passes.)
+    (Measured: bench/RESULTS.md, notes on the passes.) When the nest
+    before fills `C` (a bufferized `linalg.fill`: zero, or a bias), the
+    nest reads and writes `C` at one element, its parallel loops and the
+    channel loop index `C` one to one, nothing between touches `C` or a
+    view of it and neither factor is a view of `C`, the accumulators start
+    as a splat of the fill value instead of being loaded, and the fill
+    nest is removed (decision field `fill_folded`), as
+    pb-register-tile-contraction does for matmuls.
   }];
   let options = [
     Option<"columns", "columns", "unsigned", /*default=*/"0",
