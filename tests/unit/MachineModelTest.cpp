@@ -77,6 +77,53 @@ TEST(HeuristicsTest, StreamedMatmulKeepsOneAccumulatorPerRow) {
 // apart into two (20, more than the 14 registers allow), 12 KiB (K = 3072 of
 // f32) into one; rows 1040 floats apart spread over the sets. On 8 ways (Zen
 // 3's 32 KiB), 6 rows 4 KiB apart.
+// The preferred columns when they divide N; else the width that divides N
+// with the most multiply-add lanes per cycle, in whole vectors and then
+// halves: on AVX-512 24 columns as 16 + 8 (14 x 8 would issue 7.5 lanes per
+// FMA cycle, 14 x 24 12), 48 as three vectors of 16 in 9 rows, 1000 as
+// 16 + 16 + 8; on AVX2 24 as three vectors of 8 in 4 rows; no multiple of 4:
+// none.
+TEST(HeuristicsTest, TileColumnsDivideTheColumns) {
+  auto widths = [](const std::optional<TileColumns> &t) {
+    return t ? t->vectors : std::vector<unsigned>{};
+  };
+  std::optional<TileColumns> preferred =
+      chooseTileColumns(sapphireRapids(), 32, 14, 256, 32);
+  ASSERT_TRUE(preferred);
+  EXPECT_EQ(preferred->columns, 32u);
+  EXPECT_EQ(preferred->rows, 14u);
+  EXPECT_EQ(widths(preferred), std::vector<unsigned>({32}));
+
+  std::optional<TileColumns> n24 =
+      chooseTileColumns(sapphireRapids(), 32, 14, 24, 32);
+  ASSERT_TRUE(n24);
+  EXPECT_EQ(n24->columns, 24u);
+  EXPECT_EQ(n24->rows, 14u);
+  EXPECT_EQ(widths(n24), std::vector<unsigned>({16, 8}));
+
+  std::optional<TileColumns> n48 =
+      chooseTileColumns(sapphireRapids(), 32, 14, 48, 32);
+  ASSERT_TRUE(n48);
+  EXPECT_EQ(n48->rows, 9u);
+  EXPECT_EQ(widths(n48), std::vector<unsigned>({16, 16, 16}));
+
+  EXPECT_EQ(widths(chooseTileColumns(sapphireRapids(), 32, 14, 1000, 32)),
+            std::vector<unsigned>({16, 16, 8}));
+  // f64: 8 lanes; 12 columns as 8 + 4.
+  EXPECT_EQ(widths(chooseTileColumns(sapphireRapids(), 16, 14, 12, 64)),
+            std::vector<unsigned>({8, 4}));
+
+  std::optional<TileColumns> zen24 = chooseTileColumns(zen3(), 16, 6, 24, 32);
+  ASSERT_TRUE(zen24);
+  EXPECT_EQ(zen24->rows, 4u);
+  EXPECT_EQ(widths(zen24), std::vector<unsigned>({8, 8, 8}));
+  // Fewer rows asked for than the registers hold: those.
+  EXPECT_EQ(chooseTileColumns(sapphireRapids(), 32, 2, 24, 32)->rows, 2u);
+
+  EXPECT_FALSE(chooseTileColumns(sapphireRapids(), 32, 14, 18, 32));
+  EXPECT_FALSE(chooseTileColumns(zen3(), 16, 6, 50257, 32));
+}
+
 TEST(HeuristicsTest, TileRowsKeepToTheL1Sets) {
   CPUModel spr = sapphireRapids();
   EXPECT_EQ(limitRowsToCacheSets(spr, 4096, 14), 10u);

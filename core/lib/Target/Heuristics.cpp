@@ -31,6 +31,48 @@ RegisterTile chooseRegisterTile(const CPUModel &cpu) {
   return tile;
 }
 
+/// Splits `width` columns into whole vectors of `lanes`, then powers of two.
+static std::vector<unsigned> splitIntoVectors(unsigned width, unsigned lanes) {
+  std::vector<unsigned> vectors(width / lanes, lanes);
+  for (unsigned rest = width % lanes, piece = lanes / 2; rest; piece /= 2)
+    if (rest >= piece) {
+      vectors.push_back(piece);
+      rest -= piece;
+    }
+  return vectors;
+}
+
+std::optional<TileColumns> chooseTileColumns(const CPUModel &cpu,
+                                             unsigned columns, unsigned rows,
+                                             int64_t n, unsigned elementBits) {
+  unsigned lanes = std::max(1u, cpu.vectorBits / std::max(1u, elementBits));
+  rows = std::max(1u, rows);
+  if (columns != 0 && n % columns == 0)
+    return TileColumns{columns, rows, {columns}};
+  constexpr unsigned kMinColumns = 4;
+  std::optional<TileColumns> best;
+  double bestLanesPerCycle = 0;
+  for (unsigned width = kMinColumns; width <= 3 * lanes && width <= n;
+       width += kMinColumns) {
+    if (n % width != 0)
+      continue;
+    std::vector<unsigned> vectors = splitIntoVectors(width, lanes);
+    unsigned registers = vectors.size();
+    unsigned free = cpu.numVectorRegisters > registers + 1
+                        ? cpu.numVectorRegisters - registers - 1
+                        : 1;
+    unsigned tileRows = std::clamp(free / registers, 1u, rows);
+    double cycles = std::max(tileRows * registers, tileRows + registers);
+    double lanesPerCycle = tileRows * width / cycles;
+    // Ties go to the wider tile (fewer column tiles).
+    if (lanesPerCycle >= bestLanesPerCycle) {
+      bestLanesPerCycle = lanesPerCycle;
+      best = TileColumns{width, tileRows, std::move(vectors)};
+    }
+  }
+  return best;
+}
+
 unsigned limitRowsToCacheSets(const CPUModel &cpu, int64_t rowStrideBytes,
                               unsigned rows) {
   int64_t line = std::max(1u, cpu.cacheLineBytes);

@@ -53,12 +53,29 @@ func.func @matmul_becomes_micro_kernel(%a: memref<8x64xf32>, %b: memref<64x32xf3
 
 // -----
 
-// Columns no multiple of the tile's 16: halved until they divide N, down to
-// 4 (20 columns: five tiles of 4 in vector<4xf32>); 18 columns, no multiple
-// of 4, are left alone.
+// Columns no multiple of the tile's 16: of the widths that divide N (4 and
+// 20), the one with the most multiply-add lanes per cycle (chooseTileColumns)
+// on the default machine's 8-lane vectors: one tile of 20 columns, held in
+// vectors of 8, 8 and 4 (each read from the panel and stored to C at its
+// column), 3 rows (the 4 the registers hold, as even as possible over 6);
+// 18 columns, no multiple of 4, are left alone.
 // CHECK-LABEL: func @ragged_columns
-// CHECK:         affine.for %{{.*}} = 0 to 20 step 4 {
-// CHECK:           vector.fma {{.*}} : vector<4xf32>
+// CHECK:         affine.for %[[JT:.*]] = 0 to 20 step 20 {
+// CHECK:           affine.vector_store %{{.*}}, %{{.*}}[%{{.*}}, 16] : memref<64x20xf32>, vector<4xf32>
+// CHECK:           affine.for %[[IT:.*]] = 0 to 6 step 3 {
+// CHECK:             affine.for
+// CHECK-DAG:           affine.vector_load %{{.*}}[%{{.*}}, 0] : memref<64x20xf32>, vector<8xf32>
+// CHECK-DAG:           affine.vector_load %{{.*}}[%{{.*}}, 8] : memref<64x20xf32>, vector<8xf32>
+// CHECK-DAG:           affine.vector_load %{{.*}}[%{{.*}}, 16] : memref<64x20xf32>, vector<4xf32>
+// CHECK-COUNT-2:       vector.fma {{.*}} : vector<8xf32>
+// CHECK-NEXT:          vector.broadcast
+// CHECK-NEXT:          vector.fma {{.*}} : vector<4xf32>
+// CHECK-COUNT-6:     vector.fma
+// CHECK-NOT:         vector.fma
+// CHECK:             affine.yield
+// CHECK:           affine.vector_store %{{.*}}, %{{.*}}[%[[IT]] + 2, %[[JT]] + 8] : memref<6x20xf32>, vector<8xf32>
+// CHECK-NEXT:      affine.vector_store %{{.*}}, %{{.*}}[%[[IT]] + 2, %[[JT]] + 16] : memref<6x20xf32>, vector<4xf32>
+// CHECK:         summary = "register tile 3 x 20 of f32 (2 tiles of 3 rows; vector<8xf32> + vector<8xf32> + vector<4xf32> accumulators per row)
 // CHECK-LABEL: func @ragged_shape_is_left_alone
 // CHECK-NOT:     vector.fma
 // CHECK:         arith.mulf

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace polyblocks {
 
@@ -54,6 +55,35 @@ struct RegisterTile {
 /// tile past half of L2; a row-blocked matmul takes its rows in blocks of
 /// half of L2, as many as a multiple of the threads.
 RegisterTile chooseRegisterTile(const CPUModel &cpu);
+
+/// The columns of a register tile over `n` columns, as vectors of at most
+/// `lanes` elements, and its rows.
+struct TileColumns {
+  /// NR: the columns of one tile, a divisor of n.
+  unsigned columns;
+  /// MR: at most the rows asked for, as many as the registers hold.
+  unsigned rows;
+  /// The widths of the vectors one row of the tile is held in, in order:
+  /// the preferred columns as one vector (LLVM splits it into registers,
+  /// evenly); another width as whole vectors of the registers' lanes, then
+  /// powers of two (24 = 16 + 8).
+  std::vector<unsigned> vectors;
+};
+
+/// The register tile of a contraction over `n` columns of `elementBits`
+/// elements: the preferred `columns` x `rows` when `columns` divides n;
+/// otherwise, of the widths that divide n (multiples of 4, up to three
+/// vectors), the one that issues the most multiply-add lanes per cycle,
+/// each row taking as many registers as its vectors and the rows as many as
+/// the registers hold but one broadcast and the panel's (up to `rows`). A
+/// k step issues an FMA per accumulator register and a load per row (its
+/// broadcast) and per panel register; the cycles are the larger count (two
+/// of each per cycle). With AVX-512, N = 24 takes tiles of 14 x (16 + 8)
+/// (12 lanes per FMA cycle), not 14 x 8 (7.5); N = 48, 9 x (3 x 16), not
+/// 14 x 16; N = 1000, 9 x (16 + 16 + 8). Nullopt when no width divides n.
+std::optional<TileColumns> chooseTileColumns(const CPUModel &cpu,
+                                             unsigned columns, unsigned rows,
+                                             int64_t n, unsigned elementBits);
 
 /// The most rows, up to `rows`, that a register tile may have when its row
 /// factor is read in place, its rows `rowStrideBytes` apart: each k step

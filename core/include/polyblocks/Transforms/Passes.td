@@ -948,9 +948,16 @@ def PBRegisterTileContraction
     1024 channels) that more than the L1's ways less two of them would
     share one of its sets (the machine model's `l1_ways`): there they
     would evict one another on every pass over the tile's rows.
-    `NR` is `lanes` f32 elements (half as many f64), or half of
-    that when only that divides the `j` trip count. Other nests are left
-    alone.
+    `NR` is `lanes` f32 elements (half as many f64), one vector that LLVM
+    splits into registers. When that does not divide the `j` trip count,
+    the machine model (chooseTileColumns) takes, of the widths that divide
+    it (multiples of 4, up to three vectors), the one whose tile issues the
+    most multiply-add lanes per cycle, a row of it held in vectors of the
+    register's width and then halves (AVX-512: 24 columns as `vector<16>` +
+    `vector<8>` in 14 rows, not 14 x 8; 48 as three `vector<16>` in 9 rows;
+    1000 as 16 + 16 + 8), each loaded from the panel, accumulated and
+    stored at its own column. Column counts no multiple of 4 are left
+    alone, as are other nests.
   }];
   let options = [
     Option<"rows", "rows", "unsigned", /*default=*/"0",

@@ -48,9 +48,6 @@ namespace {
 /// per column tile.
 constexpr int64_t kMinColumnTilesToPackRows = 4;
 
-/// The narrowest register tile's columns (one vector of 4 lanes).
-constexpr int64_t kMinColumns = 4;
-
 /// A batch's panels up to this size are packed on the stack of the thread
 /// that computes the batch; larger ones on the heap.
 constexpr int64_t kMaxStackPanelBytes = 256 * 1024;
@@ -77,6 +74,8 @@ struct TilePlan {
   int64_t m, n;
   /// The register tile (MR x NR) and the k block (KC).
   int64_t mr, nr, kc;
+  /// The widths of the vectors that hold one row of the tile (NR in all).
+  SmallVector<int64_t> vectorWidths;
   /// The reduction loops' trip counts and their product.
   SmallVector<int64_t> kTrips;
   int64_t kTotal;
@@ -156,7 +155,7 @@ findFoldableFill(Contraction &c, const TilePlan &plan, AffineForOp root) {
 }
 
 /// Plans the nest of `c` with `tile`, or nullopt when its columns are no
-/// multiple of 4.
+/// multiple of 4 (chooseTileColumns).
 static std::optional<TilePlan> planTile(Contraction &c,
                                         const polyblocks::RegisterTile &tile,
                                         const polyblocks::CPUModel &cpu) {
@@ -164,11 +163,24 @@ static std::optional<TilePlan> planTile(Contraction &c,
   plan.m = c.iLoop.getConstantUpperBound();
   plan.n = c.jLoop.getConstantUpperBound();
   plan.threads = std::max<int64_t>(1, tile.threads);
-  // MR: as few register tiles as `rows` allows, as even as possible (8
-  // rows: two tiles of 4, not 6 and 2); the rows left over after the whole
-  // tiles form one smaller tile. NR: `lanes`, halved while N is no multiple
-  // of it (`lanes` counts f32 elements: f64 tiles are half as wide, the same
-  // number of registers).
+  // NR: `lanes` when it divides N, else the width that divides N the
+  // machine model prefers (`lanes` counts f32 elements: f64 tiles are half
+  // as wide, the same number of registers). MR: as few register tiles as
+  // the rows the registers allow, as even as possible (8 rows: two tiles of
+  // 4, not 6 and 2); the rows left over after the whole tiles form one
+  // smaller tile.
+  unsigned elementBits = c.elementType.getIntOrFloatBitWidth();
+  std::optional<polyblocks::TileColumns> columns =
+      polyblocks::chooseTileColumns(cpu, tile.columns * 32 / elementBits,
+                                    tile.rows, plan.n, elementBits);
+  if (!columns) {
+    LLVM_DEBUG(llvm::dbgs() << "not tiling: " << plan.n
+                            << " columns are no multiple of 4\n");
+    return std::nullopt;
+  }
+  plan.nr = columns->columns;
+  plan.vectorWidths.assign(columns->vectors.begin(), columns->vectors.end());
+  unsigned maxRows = columns->rows;
   auto chooseRows = [&](int64_t limit) {
     int64_t maxRows = std::max<int64_t>(1, std::min<int64_t>(limit, plan.m));
     int64_t numTiles = llvm::divideCeil(plan.m, maxRows);
@@ -181,23 +193,11 @@ static std::optional<TilePlan> planTile(Contraction &c,
           polyblocks::getAddressDelta(c.rowLoad, c.iLoop.getInductionVar())) {
     plan.rowStrideBytes = *rowDelta * elementBytes;
     unsigned rows =
-        polyblocks::limitRowsToCacheSets(cpu, plan.rowStrideBytes, tile.rows);
-    if (rows < tile.rows)
+        polyblocks::limitRowsToCacheSets(cpu, plan.rowStrideBytes, maxRows);
+    if (rows < maxRows)
       plan.rowsLimitedBySets = rows;
   }
-  chooseRows(plan.rowsLimitedBySets ? plan.rowsLimitedBySets : tile.rows);
-  plan.nr = std::max<int64_t>(1, int64_t(tile.columns) * 32 /
-                                     c.elementType.getIntOrFloatBitWidth());
-  // Down to 4 columns: N = 24 or 40 on AVX-512 gets tiles of 8 columns in
-  // half-width vectors rather than the nest left scalar (measured:
-  // bench/RESULTS.md, notes on the passes).
-  while (plan.nr > kMinColumns && plan.n % plan.nr != 0)
-    plan.nr /= 2;
-  if (plan.nr == 0 || plan.n % plan.nr != 0) {
-    LLVM_DEBUG(llvm::dbgs() << "not tiling: " << plan.n
-                            << " columns are not a multiple of the tile\n");
-    return std::nullopt;
-  }
+  chooseRows(plan.rowsLimitedBySets ? plan.rowsLimitedBySets : maxRows);
   plan.kTotal = 1;
   for (AffineForOp loop : c.kLoops) {
     plan.kTrips.push_back(loop.getConstantUpperBound());
@@ -245,7 +245,7 @@ static std::optional<TilePlan> planTile(Contraction &c,
   // Packed slivers are contiguous: the tile takes all the rows it can.
   if (plan.packRows && plan.rowsLimitedBySets) {
     plan.rowsLimitedBySets = 0;
-    chooseRows(tile.rows);
+    chooseRows(maxRows);
   }
   plan.panelBytes = plan.kTotal * plan.n * elementBytes;
   plan.columnsOutside =
@@ -297,8 +297,14 @@ public:
       : c(c), plan(plan), fillValue(fillValue),
         root(c.outerLoops.empty() ? c.iLoop : c.outerLoops.front()), b(root),
         loc(root.getLoc()), ctx(b.getContext()),
-        vectorType(VectorType::get({plan.nr}, c.elementType)),
-        oldI(c.iLoop.getInductionVar()) {}
+        oldI(c.iLoop.getInductionVar()), oldJ(c.jLoop.getInductionVar()) {
+    int64_t offset = 0;
+    for (int64_t width : plan.vectorWidths) {
+      vectorTypes.push_back(VectorType::get({width}, c.elementType));
+      vectorOffsets.push_back(offset);
+      offset += width;
+    }
+  }
 
   /// Builds the nest before the contraction's loops and returns its
   /// outermost compute loop (the caller erases the old loops).
@@ -366,6 +372,10 @@ private:
   Value rowIndex(OpBuilder &rb, OpFoldResult rowBase, int64_t r);
   /// rowPack[it / MR, k - kt, r] with operands (it, k, kt).
   AffineMap getRowPackMap(int64_t r);
+  /// packMap with the lane `lane` in place of 0.
+  AffineMap getPackMap(int64_t lane) const;
+  /// The first column of each vector of column tile `columnTile`.
+  SmallVector<Value> getVectorColumns(OpBuilder &cb, Value columnTile);
   /// The operands of packMap: (jt, k..., [kt]).
   SmallVector<Value> getPackOperands(Value columnTile, ArrayRef<Value> ks);
   template <typename AccessOp> SmallVector<Value> remap(AccessOp access) {
@@ -375,14 +385,18 @@ private:
   Contraction &c;
   const TilePlan &plan;
   Value fillValue;
-  /// fillValue in every lane (created before the nest), or null.
-  Value fillVector;
+  /// fillValue in every lane of each of vectorTypes (created before the
+  /// nest), or empty.
+  SmallVector<Value> fillVectors;
   AffineForOp root;
   OpBuilder b;
   Location loc;
   MLIRContext *ctx;
-  VectorType vectorType;
-  Value oldI;
+  /// The vectors that hold one row of a tile, and their first columns
+  /// within it.
+  SmallVector<VectorType> vectorTypes;
+  SmallVector<int64_t> vectorOffsets;
+  Value oldI, oldJ;
   /// Old induction variables -> the values standing for them now.
   DenseMap<Value, Value> ivMap;
   /// The induction variables of the reduction loops being built.
@@ -453,6 +467,26 @@ Value TiledNestBuilder::rowIndex(OpBuilder &rb, OpFoldResult rowBase,
   return getValueOrCreateConstantIndexOp(rb, loc, row);
 }
 
+AffineMap TiledNestBuilder::getPackMap(int64_t lane) const {
+  SmallVector<AffineExpr> results(packMap.getResults());
+  results.back() = getAffineConstantExpr(lane, ctx);
+  return AffineMap::get(packMap.getNumDims(), 0, results, ctx);
+}
+
+SmallVector<Value> TiledNestBuilder::getVectorColumns(OpBuilder &cb,
+                                                      Value columnTile) {
+  SmallVector<Value> columns;
+  for (int64_t offset : vectorOffsets)
+    columns.push_back(
+        offset == 0
+            ? columnTile
+            : AffineApplyOp::create(
+                  cb, loc,
+                  AffineMap::get(1, 0, getAffineDimExpr(0, ctx) + offset),
+                  ValueRange{columnTile}));
+  return columns;
+}
+
 AffineMap TiledNestBuilder::getRowPackMap(int64_t r) {
   return AffineMap::get(3, 0,
                         {getAffineDimExpr(0, ctx).floorDiv(plan.mr),
@@ -472,17 +506,23 @@ SmallVector<Value> TiledNestBuilder::getPackOperands(Value columnTile,
 
 void TiledNestBuilder::packPanels(OpBuilder &pb, Location pl,
                                   Value columnTile) {
-  ivMap[c.jLoop.getInductionVar()] = columnTile;
+  SmallVector<Value> columns = getVectorColumns(pb, columnTile);
   buildReductionNest(
       pb, pl, 0, ValueRange{},
       [&](OpBuilder &inner, Location innerLoc, ArrayRef<Value> ks, ValueRange) {
-        Value row = AffineVectorLoadOp::create(
-            inner, innerLoc, vectorType, c.panelLoad.getMemRef(),
-            c.panelLoad.getAffineMap(), remap(c.panelLoad));
-        AffineVectorStoreOp::create(inner, innerLoc, row, pack, packMap,
-                                    getPackOperands(columnTile, ks));
+        for (auto [type, offset, column] :
+             llvm::zip_equal(vectorTypes, vectorOffsets, columns)) {
+          ivMap[oldJ] = column;
+          Value row = AffineVectorLoadOp::create(
+              inner, innerLoc, type, c.panelLoad.getMemRef(),
+              c.panelLoad.getAffineMap(), remap(c.panelLoad));
+          AffineVectorStoreOp::create(inner, innerLoc, row, pack,
+                                      getPackMap(offset),
+                                      getPackOperands(columnTile, ks));
+        }
         return SmallVector<Value>{};
       });
+  ivMap[oldJ] = columnTile;
 }
 
 Value TiledNestBuilder::getConstantPanels() {
@@ -623,46 +663,62 @@ void TiledNestBuilder::packRowSlivers() {
 void TiledNestBuilder::emitTile(OpBuilder &tb, OpFoldResult rowBase,
                                 int64_t tileRows, bool packed) {
   Value accMemRef = c.accStore.getMemRef();
-  // Row indices rowBase + r, and the accumulators' initial values.
+  // Row indices rowBase + r, and the accumulators' initial values: one per
+  // row and vector, row by row.
+  int64_t numVectors = vectorTypes.size();
+  SmallVector<Value> columns = getVectorColumns(tb, jt);
   SmallVector<Value> rowIvs, initial;
   for (int64_t r = 0; r < tileRows; ++r) {
     rowIvs.push_back(rowIndex(tb, rowBase, r));
     ivMap[oldI] = rowIvs.back();
-    initial.push_back(
-        fillVector ? fillVector
-                   : AffineVectorLoadOp::create(tb, loc, vectorType, accMemRef,
-                                                c.accLoad.getAffineMap(),
-                                                remap(c.accLoad)));
+    for (int64_t v = 0; v < numVectors; ++v) {
+      ivMap[oldJ] = columns[v];
+      initial.push_back(!fillVectors.empty()
+                            ? fillVectors[v]
+                            : AffineVectorLoadOp::create(
+                                  tb, loc, vectorTypes[v], accMemRef,
+                                  c.accLoad.getAffineMap(), remap(c.accLoad)));
+    }
   }
+  ivMap[oldJ] = jt;
   SmallVector<Value> finals = buildReductionNest(
       tb, loc, 0, initial,
       [&](OpBuilder &inner, Location innerLoc, ArrayRef<Value> ks,
           ValueRange accs) {
-        Value panel =
-            AffineVectorLoadOp::create(inner, innerLoc, vectorType, pack,
-                                       packMap, getPackOperands(jt, ks));
+        SmallVector<Value> panels;
+        for (auto [type, offset] : llvm::zip_equal(vectorTypes, vectorOffsets))
+          panels.push_back(AffineVectorLoadOp::create(inner, innerLoc, type,
+                                                      pack, getPackMap(offset),
+                                                      getPackOperands(jt, ks)));
         if (!packed)
           return polyblocks::buildRowMultiplyAdds(inner, innerLoc, c, ivMap,
-                                                  rowIvs, panel, accs);
+                                                  rowIvs, panels, accs);
         SmallVector<Value> scalars;
         for (int64_t r = 0; r < tileRows; ++r)
           scalars.push_back(
               AffineLoadOp::create(inner, innerLoc, rowPack, getRowPackMap(r),
                                    ValueRange{rowIvs.front(), ks.front(), kt}));
-        return polyblocks::buildMultiplyAdds(inner, innerLoc, scalars, panel,
+        return polyblocks::buildMultiplyAdds(inner, innerLoc, scalars, panels,
                                              accs);
       });
   for (int64_t r = 0; r < tileRows; ++r) {
     ivMap[oldI] = rowIvs[r];
-    AffineVectorStoreOp::create(tb, loc, finals[r], accMemRef,
-                                c.accStore.getAffineMap(), remap(c.accStore));
+    for (int64_t v = 0; v < numVectors; ++v) {
+      ivMap[oldJ] = columns[v];
+      AffineVectorStoreOp::create(tb, loc, finals[r * numVectors + v],
+                                  accMemRef, c.accStore.getAffineMap(),
+                                  remap(c.accStore));
+    }
   }
+  ivMap[oldJ] = jt;
 }
 
 Operation *TiledNestBuilder::build() {
   createPackMaps();
   if (fillValue)
-    fillVector = vector::BroadcastOp::create(b, loc, vectorType, fillValue);
+    for (VectorType type : vectorTypes)
+      fillVectors.push_back(
+          vector::BroadcastOp::create(b, loc, type, fillValue));
   // The panels of Y, packed contiguously: read in place, the rows of a
   // panel lie a whole row of Y apart and collide in the same cache sets. A
   // k block's panel is packed and used by the thread of its column tile,
@@ -805,10 +861,11 @@ Operation *TiledNestBuilder::build() {
     }
     emitTile(b, b.getIndexAttr(wholeRows), plan.m - wholeRows, false);
   }
-  // Column tiles by panel number: the accesses' maps take the panel, not
-  // an affine.apply of it (the dependence tests read subscripts in loop
+  // Column tiles by panel number, and the vectors of a tile past its first
+  // column: the accesses' maps take the loops' induction variables, not an
+  // affine.apply of them (the dependence tests read subscripts in loop
   // induction variables).
-  if (packedByGroups)
+  if (packedByGroups || vectorTypes.size() > 1)
     composeAccessMaps(nestRoot);
   return nestRoot;
 }
@@ -825,8 +882,15 @@ static void recordTile(Operation *nestRoot, const Contraction &c,
   llvm::raw_string_ostream os(summary);
   os << "register tile " << mr << " x " << nr << " of " << c.elementType << " ("
      << m / mr << " tiles of " << mr << " rows"
-     << (m % mr ? ", then " + std::to_string(m % mr) + " rows" : "")
-     << "; vector<" << nr << "x" << c.elementType << "> accumulators), ";
+     << (m % mr ? ", then " + std::to_string(m % mr) + " rows" : "") << "; ";
+  llvm::interleave(
+      plan.vectorWidths, os,
+      [&](int64_t width) {
+        os << "vector<" << width << "x" << c.elementType << ">";
+      },
+      " + ");
+  os << (plan.vectorWidths.size() > 1 ? " accumulators per row), "
+                                      : " accumulators), ");
   if (plan.blocked)
     os << "k blocks of " << kc << " (the " << kc << " x " << nr
        << " panel of the column factor packed per thread, on its stack); "

@@ -25,7 +25,7 @@ SmallVector<Value> remapOperands(ValueRange mapOperands,
 SmallVector<Value> buildRowMultiplyAdds(OpBuilder &builder, Location loc,
                                         const Contraction &c,
                                         DenseMap<Value, Value> &ivMap,
-                                        ArrayRef<Value> rows, Value panel,
+                                        ArrayRef<Value> rows, ValueRange panels,
                                         ValueRange accs) {
   AffineLoadOp rowLoad = c.rowLoad;
   Value rowIv = AffineForOp(c.iLoop).getInductionVar();
@@ -36,17 +36,22 @@ SmallVector<Value> buildRowMultiplyAdds(OpBuilder &builder, Location loc,
         builder, loc, rowLoad.getMemRef(), rowLoad.getAffineMap(),
         remapOperands(rowLoad.getMapOperands(), ivMap)));
   }
-  return buildMultiplyAdds(builder, loc, scalars, panel, accs);
+  return buildMultiplyAdds(builder, loc, scalars, panels, accs);
 }
 
 SmallVector<Value> buildMultiplyAdds(OpBuilder &builder, Location loc,
-                                     ValueRange scalars, Value panel,
+                                     ValueRange scalars, ValueRange panels,
                                      ValueRange accs) {
-  auto vectorType = cast<VectorType>(panel.getType());
+  assert(accs.size() == scalars.size() * panels.size() &&
+         "one accumulator per row and panel vector");
   SmallVector<Value> results;
-  for (auto [scalar, acc] : llvm::zip_equal(scalars, accs)) {
-    Value splat = vector::BroadcastOp::create(builder, loc, vectorType, scalar);
-    results.push_back(vector::FMAOp::create(builder, loc, splat, panel, acc));
+  for (auto [r, scalar] : llvm::enumerate(scalars)) {
+    for (auto [v, panel] : llvm::enumerate(panels)) {
+      Value splat =
+          vector::BroadcastOp::create(builder, loc, panel.getType(), scalar);
+      results.push_back(vector::FMAOp::create(builder, loc, splat, panel,
+                                              accs[r * panels.size() + v]));
+    }
   }
   return results;
 }

@@ -25,19 +25,23 @@ remapOperands(mlir::ValueRange mapOperands,
               const llvm::DenseMap<mlir::Value, mlir::Value> &ivMap);
 
 /// The vector multiply-adds of the rewritten nests' innermost step: for each
-/// row value `rows[r]` (standing for the row loop), `accs[r]` +
-/// broadcast(X[row r, ...]) * `panel`, as one vector.fma; X's other
-/// induction variables come from `ivMap`, whose row entry this sets.
-llvm::SmallVector<mlir::Value> buildRowMultiplyAdds(
-    mlir::OpBuilder &builder, mlir::Location loc, const Contraction &c,
-    llvm::DenseMap<mlir::Value, mlir::Value> &ivMap,
-    llvm::ArrayRef<mlir::Value> rows, mlir::Value panel, mlir::ValueRange accs);
+/// row value `rows[r]` (standing for the row loop) and vector `panels[v]` of
+/// the panel's row, `accs[r * panels.size() + v]` + broadcast(X[row r, ...])
+/// * `panels[v]`, as one vector.fma; X's other induction variables come from
+/// `ivMap`, whose row entry this sets.
+llvm::SmallVector<mlir::Value>
+buildRowMultiplyAdds(mlir::OpBuilder &builder, mlir::Location loc,
+                     const Contraction &c,
+                     llvm::DenseMap<mlir::Value, mlir::Value> &ivMap,
+                     llvm::ArrayRef<mlir::Value> rows, mlir::ValueRange panels,
+                     mlir::ValueRange accs);
 
-/// `accs[r]` + broadcast(`scalars[r]`) * `panel` for each r, as vector.fma.
+/// `accs[r * panels.size() + v]` + broadcast(`scalars[r]`) * `panels[v]` for
+/// each r and v, as vector.fma.
 llvm::SmallVector<mlir::Value> buildMultiplyAdds(mlir::OpBuilder &builder,
                                                  mlir::Location loc,
                                                  mlir::ValueRange scalars,
-                                                 mlir::Value panel,
+                                                 mlir::ValueRange panels,
                                                  mlir::ValueRange accs);
 
 /// Asks LLVM to unroll `loop` fully: LLVM unrolls no loop it is not asked
