@@ -96,9 +96,12 @@ func.func @four_rows(%a: memref<4x1024xf32>, %b: memref<1024x1024xf32>, %c: memr
 
 // -----
 
-// Too few columns for 8 blocks of whole vectors: left alone.
+// Too few columns for 8 blocks of whole vectors (fewer than a vector per
+// thread): one block of all 32, its 4 vectors streamed as any block's.
 // CHECK-LABEL: func @narrow
-// CHECK-NOT:     memref.alloc
+// CHECK:         memref.alloc() {alignment = 64 : i64} : memref<1x32xf32>
+// CHECK:         affine.for %{{.*}} = #{{.*}}(%{{.*}}) to #{{.*}}(%{{.*}}) step 8 {
+// CHECK:         block_columns = 32
 func.func @narrow(%a: memref<1x64xf32>, %b: memref<64x32xf32>, %c: memref<1x32xf32>) {
   affine.for %i = 0 to 1 {
     affine.for %k = 0 to 64 {
@@ -133,6 +136,41 @@ func.func @k_block_divides_rows(%a: memref<1x300xf32>, %b: memref<300x1024xf32>,
         %p = arith.mulf %x, %y : f32
         %s = arith.addf %o, %p : f32
         affine.store %s, %c[%i, %j] : memref<1x1024xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// 10 columns, no multiple of the 8 lanes: one block; its whole vector in
+// the column loop, then the 2 columns left in a vector<2xf32> of their own
+// (its accumulators in registers across the rows of Y like the others'),
+// from column 8 of the block.
+// CHECK-LABEL: func @ragged_columns
+// CHECK:         %[[ACC:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x10xf32>
+// CHECK:         affine.for %[[KT:.*]] = 0 to 64 step 8 {
+// CHECK:           affine.for %[[JT:.*]] = #{{.*}}(%{{.*}}) to #{{.*}}(%{{.*}}) step 8 {
+// CHECK:             vector.fma {{.*}} : vector<8xf32>
+// CHECK:           }
+// CHECK:           %[[J8:.*]] = affine.apply #{{.*}}(%{{.*}})
+// CHECK:           affine.vector_load %[[ACC]][%{{.*}}, %[[J8]] - %{{.*}} * 10] : memref<1x10xf32>, vector<2xf32>
+// CHECK:           affine.for
+// CHECK:             affine.vector_load %{{.*}}[%{{.*}}, %[[J8]]] : memref<64x10xf32>, vector<2xf32>
+// CHECK:             vector.fma {{.*}} : vector<2xf32>
+// CHECK:           affine.vector_store %{{.*}}, %[[ACC]][%{{.*}}, %[[J8]] - %{{.*}} * 10] : memref<1x10xf32>, vector<2xf32>
+// CHECK:         block_columns = 10
+func.func @ragged_columns(%a: memref<1x64xf32>, %b: memref<64x10xf32>, %c: memref<1x10xf32>) {
+  affine.for %i = 0 to 1 {
+    affine.for %k = 0 to 64 {
+      affine.for %j = 0 to 10 {
+        %x = affine.load %a[%i, %k] : memref<1x64xf32>
+        %y = affine.load %b[%k, %j] : memref<64x10xf32>
+        %o = affine.load %c[%i, %j] : memref<1x10xf32>
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %o, %p : f32
+        affine.store %s, %c[%i, %j] : memref<1x10xf32>
       }
     }
   }

@@ -797,9 +797,13 @@ def PBStreamSkinnyContraction
     them, asked to by the loop's annotation), so the block of
     `C` only has to stay in cache (half of `cache-kib`). `NB` is the widest
     multiple of the vector width dividing the column count that fits, with
-    at least one block per thread (`threads`); nests with no such `NB` are
-    left to the micro-kernel. (Wide blocks and the register blocks both
-    matter: bench/RESULTS.md, notes on the passes.)
+    at least one block per thread (`threads`). With no such `NB` and fewer
+    columns than a vector per thread (a classifier's 10), the columns form
+    one block: its whole vectors in the column loop, the columns past them
+    in vectors each half as wide as the one before (10 = 8 + 2 on AVX-512),
+    each streamed alike. Other nests with no such `NB` (N = 1000) are left
+    to the micro-kernel. (Wide blocks and the register blocks both matter:
+    bench/RESULTS.md, notes on the passes.)
   }];
   let options = [
     Option<"maxRows", "max-rows", "unsigned", /*default=*/"0",

@@ -77,8 +77,17 @@ struct StreamSkinnyContractionPass
       // the contiguous runs of each row of Y a thread reads, which the
       // hardware prefetchers follow better.
       int64_t lanes = std::max<int64_t>(1, bits / 8 / elementBytes);
-      int64_t nb = chooseBlock(m, n, elementBytes, blockCacheKiB * 1024 / 2,
-                               lanes, std::max<int64_t>(1, numThreads));
+      int64_t blockBytes = blockCacheKiB * 1024 / 2;
+      int64_t nb = chooseBlock(m, n, elementBytes, blockBytes, lanes,
+                               std::max<int64_t>(1, numThreads));
+      // No such block and fewer columns than a vector per thread (a
+      // classifier's 10): all the columns in one block, the columns past
+      // the last whole vector in vectors of halves (10 = 8 + 2 on AVX-512).
+      // Wider matmuls with no such block (N = 1000) are left to the
+      // register-tiled micro-kernel, on all the threads.
+      if (nb == 0 && n < lanes * std::max<int64_t>(1, numThreads) &&
+          m * n * elementBytes <= blockBytes)
+        nb = n;
       if (nb == 0)
         continue;
       AffineForOp blocks = stream(*c, n / nb, nb, lanes);
@@ -100,7 +109,9 @@ struct StreamSkinnyContractionPass
   /// columns in the block), k in kt: accumulate in registers, per row of C,
   /// then in the buffer; copy it back. (The rows of C are a power of two
   /// apart: in place, the same column of every row would fall into one set
-  /// of L1.)
+  /// of L1.) The columns of a block past its last whole vector (one block
+  /// of N no multiple of `lanes`) go the same way in narrower vectors, each
+  /// half as wide as the one before, after the jt loop.
   AffineForOp stream(polyblocks::Contraction &c, int64_t numBlocks, int64_t nb,
                      int64_t lanes) {
     AffineForOp iLoop = c.iLoop, kLoop = c.kLoops.front(), jLoop = c.jLoop;
@@ -146,46 +157,63 @@ struct StreamSkinnyContractionPass
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(kt.getBody());
-      AffineExpr start = getAffineDimExpr(0, ctx) * nb;
-      auto jt =
-          AffineForOp::create(b, loc, block, AffineMap::get(1, 0, start), block,
-                              AffineMap::get(1, 0, start + nb), lanes);
-      b.setInsertionPointToStart(jt.getBody());
-      auto vectorType = VectorType::get({lanes}, c.elementType);
-      // Old induction variables -> the values standing for them now.
-      DenseMap<Value, Value> ivMap{
-          {jLoop.getInductionVar(), jt.getInductionVar()}};
       // The accumulator lives in acc[i, j - b * nb].
       AffineMap accMap = AffineMap::get(3, 0, {d0, d1 - d2 * nb}, ctx);
-      SmallVector<Value> rows, initial;
-      for (int64_t r = 0; r < m; ++r) {
-        rows.push_back(arith::ConstantIndexOp::create(b, loc, r));
-        initial.push_back(AffineVectorLoadOp::create(
-            b, loc, vectorType, acc, accMap,
-            ValueRange{rows[r], jt.getInductionVar(), block}));
-      }
       AffineMap plusKu = AffineMap::get(1, 0, d0 + ku);
       AffineMap identity = AffineMap::get(1, 0, d0);
-      auto k = AffineForOp::create(
-          b, loc, kt.getInductionVar(), identity, kt.getInductionVar(), plusKu,
-          1, initial,
-          [&](OpBuilder &kb, Location kl, Value kIv, ValueRange accs) {
-            ivMap[kLoop.getInductionVar()] = kIv;
-            Value y = AffineVectorLoadOp::create(
-                kb, kl, vectorType, c.panelLoad.getMemRef(),
-                c.panelLoad.getAffineMap(),
-                polyblocks::remapOperands(c.panelLoad.getMapOperands(), ivMap));
-            AffineYieldOp::create(kb, kl,
-                                  polyblocks::buildRowMultiplyAdds(
-                                      kb, kl, c, ivMap, rows, y, accs));
-          });
-      for (int64_t r = 0; r < m; ++r)
-        AffineVectorStoreOp::create(
-            b, loc, k.getResult(r), acc, accMap,
-            ValueRange{rows[r], jt.getInductionVar(), block});
-      // The KU rows of Y as straight-line code, by LLVM: unrolled here, the
-      // broadcasts of all KU rows would leave the column loop and spill.
-      polyblocks::requestLLVMFullUnroll(k);
+      // The rows of C for one vector of columns from `column`.
+      auto streamColumns = [&](Value column, int64_t width) {
+        auto vectorType = VectorType::get({width}, c.elementType);
+        // Old induction variables -> the values standing for them now.
+        DenseMap<Value, Value> ivMap{{jLoop.getInductionVar(), column}};
+        SmallVector<Value> rows, initial;
+        for (int64_t r = 0; r < m; ++r) {
+          rows.push_back(arith::ConstantIndexOp::create(b, loc, r));
+          initial.push_back(
+              AffineVectorLoadOp::create(b, loc, vectorType, acc, accMap,
+                                         ValueRange{rows[r], column, block}));
+        }
+        auto k = AffineForOp::create(
+            b, loc, kt.getInductionVar(), identity, kt.getInductionVar(),
+            plusKu, 1, initial,
+            [&](OpBuilder &kb, Location kl, Value kIv, ValueRange accs) {
+              ivMap[kLoop.getInductionVar()] = kIv;
+              Value y = AffineVectorLoadOp::create(
+                  kb, kl, vectorType, c.panelLoad.getMemRef(),
+                  c.panelLoad.getAffineMap(),
+                  polyblocks::remapOperands(c.panelLoad.getMapOperands(),
+                                            ivMap));
+              AffineYieldOp::create(kb, kl,
+                                    polyblocks::buildRowMultiplyAdds(
+                                        kb, kl, c, ivMap, rows, y, accs));
+            });
+        for (int64_t r = 0; r < m; ++r)
+          AffineVectorStoreOp::create(b, loc, k.getResult(r), acc, accMap,
+                                      ValueRange{rows[r], column, block});
+        // The KU rows of Y as straight-line code, by LLVM: unrolled here,
+        // the broadcasts of all KU rows would leave the column loop and
+        // spill.
+        polyblocks::requestLLVMFullUnroll(k);
+      };
+      AffineExpr start = getAffineDimExpr(0, ctx) * nb;
+      int64_t whole = nb / lanes * lanes;
+      if (whole != 0) {
+        OpBuilder::InsertionGuard jtGuard(b);
+        auto jt = AffineForOp::create(
+            b, loc, block, AffineMap::get(1, 0, start), block,
+            AffineMap::get(1, 0, start + whole), lanes);
+        b.setInsertionPointToStart(jt.getBody());
+        streamColumns(jt.getInductionVar(), lanes);
+      }
+      for (int64_t width = lanes / 2, column = whole; column < nb && width > 0;
+           width /= 2) {
+        if (column + width > nb)
+          continue;
+        Value first = AffineApplyOp::create(
+            b, loc, AffineMap::get(1, 0, start + column), ValueRange{block});
+        streamColumns(first, width);
+        column += width;
+      }
     }
     copy(/*in=*/false);
     memref::DeallocOp::create(b, loc, acc);
