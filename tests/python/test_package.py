@@ -52,6 +52,16 @@ def test_compile_load_and_call():
     # The same kernel by attribute; inputs of another dtype are converted.
     (r,) = library.add(a.astype(np.float64), a)
     np.testing.assert_array_equal(r, 2 * a)
+    # A strided view and a nested list: copied into contiguous arrays that
+    # live until the call returns.
+    wide = np.arange(12, dtype=np.float32).reshape(2, 6)
+    (r,) = kernel(wide[:, ::2], [[1, 1, 1], [1, 1, 1]])
+    np.testing.assert_array_equal(r, wide[:, ::2] + 1)
+    # A read-only input.
+    frozen = a.copy()
+    frozen.flags.writeable = False
+    (r,) = kernel(frozen, a)
+    np.testing.assert_array_equal(r, 2 * a)
 
 
 def test_cache_compiles_a_program_once(monkeypatch):
