@@ -915,14 +915,22 @@ static int runPerOpBench(const Program &program, const KernelSignature &sig,
       "compiled in %.2f s\n",
       sig.name.c_str(), rows.size(), total * 1e3,
       std::max(1u, repetitions.getValue()), compileSeconds);
-  llvm::outs() << "        ms      %   cum %  op\n";
+  llvm::outs() << "        ms      %   cum %  GFLOP/s  op\n";
   double cumulative = 0;
   for (const Row &row : rows) {
     cumulative += row.median;
-    llvm::outs() << llvm::format("%10.4f %6.1f %7.1f  ", row.median * 1e3,
+    llvm::outs() << llvm::format("%10.4f %6.1f %7.1f ", row.median * 1e3,
                                  100 * row.median / total,
-                                 100 * cumulative / total)
-                 << row.kernel->opName << " -> " << row.kernel->resultTypes
+                                 100 * cumulative / total);
+    // The op's arithmetic per second (a linalg op: its iterations times
+    // the arith and math ops of its body), else "-" (none counted: a
+    // transpose, a copy).
+    if (row.kernel->flops && *row.kernel->flops > 0 && row.median > 0)
+      llvm::outs() << llvm::format("%8.1f  ",
+                                   *row.kernel->flops / row.median / 1e9);
+    else
+      llvm::outs() << "       -  ";
+    llvm::outs() << row.kernel->opName << " -> " << row.kernel->resultTypes
                  << "  @" << row.kernel->function << "  "
                  << formatShortLocation(row.kernel->loc) << "\n";
   }

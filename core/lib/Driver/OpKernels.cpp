@@ -2,6 +2,7 @@
 
 #include "polyblocks/Driver/OpKernels.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -78,6 +79,27 @@ static void collectFrames(Location loc, SmallVectorImpl<std::string> &frames) {
   }
 }
 
+std::optional<int64_t> countFlops(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || op->getNumRegions() != 1 || op->getRegion(0).empty())
+    return std::nullopt;
+  int64_t iterations = 1;
+  for (int64_t range : linalgOp.getStaticLoopRanges()) {
+    if (ShapedType::isDynamic(range))
+      return std::nullopt;
+    iterations *= range;
+  }
+  int64_t perIteration = 0;
+  for (Operation &bodyOp : op->getRegion(0).front()) {
+    StringRef dialect =
+        bodyOp.getDialect() ? bodyOp.getDialect()->getNamespace() : StringRef();
+    if ((dialect == "arith" || dialect == "math") &&
+        !isa<arith::ConstantOp>(bodyOp))
+      ++perIteration;
+  }
+  return iterations * perIteration;
+}
+
 std::string formatShortLocation(Location loc) {
   SmallVector<std::string> frames;
   collectFrames(loc, frames);
@@ -132,8 +154,8 @@ extractOpKernels(ModuleOp module, StringRef function,
     std::string resultTypes;
     llvm::raw_string_ostream os(resultTypes);
     llvm::interleaveComma(op.getResultTypes(), os);
-    kernels.push_back(
-        {name, op.getName().getStringRef().str(), resultTypes, op.getLoc()});
+    kernels.push_back({name, op.getName().getStringRef().str(), resultTypes,
+                       op.getLoc(), countFlops(&op)});
   }
   if (kernels.empty())
     return func.emitError("no op of @")

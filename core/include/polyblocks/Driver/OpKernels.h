@@ -16,6 +16,8 @@
 #include "mlir/IR/Location.h"
 #include "mlir/IR/OwningOpRef.h"
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,7 +30,14 @@ struct OpKernel {
   /// The types of its results, e.g. "tensor<1x64x56x56xf32>".
   std::string resultTypes;
   mlir::Location loc;
+  /// The arithmetic operations it does (countFlops), when known.
+  std::optional<int64_t> flops;
 };
+
+/// The arithmetic operations of a linalg op with static loop ranges: its
+/// iterations times the arith and math ops of its body (2 for a matmul's
+/// or a convolution's multiply-add); nullopt for other ops.
+std::optional<int64_t> countFlops(mlir::Operation *op);
 
 /// A location in one line: the frames of a call-site chain as file:line
 /// (base names), callee first ("conv.py:565 < resnet.py:96"); "unknown"
