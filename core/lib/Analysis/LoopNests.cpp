@@ -407,7 +407,17 @@ std::optional<BufferFill> matchBufferFill(AffineForOp root) {
 }
 
 std::optional<std::pair<AffineForOp, BufferFill>>
-findFillBefore(Operation *root, Value buffer, ValueRange reads) {
+findAccumulatorFill(Operation *root, AffineLoadOp accLoad,
+                    AffineStoreOp accStore, ArrayRef<AffineForOp> band,
+                    ValueRange reads) {
+  Value buffer = accStore.getMemRef();
+  auto type = cast<MemRefType>(buffer.getType());
+  if (!type.hasStaticShape() || accLoad.getMemRef() != buffer ||
+      accLoad.getAffineMap() != accStore.getAffineMap() ||
+      !llvm::equal(accLoad.getMapOperands(), accStore.getMapOperands()) ||
+      !indexesOneToOne(accStore.getAffineMap(), accStore.getMapOperands(), band,
+                       type.getShape()))
+    return std::nullopt;
   Value base = getBaseBuffer(buffer);
   if (llvm::any_of(reads,
                    [&](Value read) { return getBaseBuffer(read) == base; }))

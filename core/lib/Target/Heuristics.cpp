@@ -31,8 +31,7 @@ RegisterTile chooseRegisterTile(const CPUModel &cpu) {
   return tile;
 }
 
-/// Splits `width` columns into whole vectors of `lanes`, then powers of two.
-static std::vector<unsigned> splitIntoVectors(unsigned width, unsigned lanes) {
+std::vector<unsigned> splitIntoVectors(unsigned width, unsigned lanes) {
   std::vector<unsigned> vectors(width / lanes, lanes);
   for (unsigned rest = width % lanes, piece = lanes / 2; rest; piece /= 2)
     if (rest >= piece) {

@@ -72,14 +72,19 @@ struct BufferFill {
 };
 std::optional<BufferFill> matchBufferFill(mlir::affine::AffineForOp root);
 
-/// The fill a nest at `root` that writes `buffer` could start from instead
-/// of reading it: the last op before `root` that touches `buffer` or a view
-/// of it (touchesBuffer), when that op is a fill of `buffer` itself and no
-/// buffer of `reads` (the nest's other operands) is a view of the same
-/// buffer. None otherwise.
+/// The fill the accumulators of a nest at `root` could start from instead
+/// of reading C, C being what `accStore` writes: the nest reads C only at
+/// the element it writes (`accLoad`, the same map and operands), writes
+/// every element of C once (the loops of `band` index it one to one), no
+/// buffer of `reads` (the nest's factors) is a view of C, and the last op
+/// before `root` that touches C or a view of it (touchesBuffer) is a fill
+/// of C itself. None otherwise. (pb-register-tile-contraction and
+/// pb-register-tile-depthwise fold that fill into their accumulators.)
 std::optional<std::pair<mlir::affine::AffineForOp, BufferFill>>
-findFillBefore(mlir::Operation *root, mlir::Value buffer,
-               mlir::ValueRange reads);
+findAccumulatorFill(mlir::Operation *root, mlir::affine::AffineLoadOp accLoad,
+                    mlir::affine::AffineStoreOp accStore,
+                    llvm::ArrayRef<mlir::affine::AffineForOp> band,
+                    mlir::ValueRange reads);
 
 } // namespace polyblocks
 

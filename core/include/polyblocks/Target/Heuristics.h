@@ -70,6 +70,11 @@ struct TileColumns {
   std::vector<unsigned> vectors;
 };
 
+/// `width` columns as whole vectors of `lanes`, then the rest in vectors of
+/// powers of two, widest first (24 with 16 lanes: 16 + 8; 11 with 16
+/// lanes: 8 + 2 + 1).
+std::vector<unsigned> splitIntoVectors(unsigned width, unsigned lanes);
+
 /// The register tile of a contraction over `n` columns of `elementBits`
 /// elements: the preferred `columns` x `rows` when `columns` divides n;
 /// otherwise, of the widths that divide n (multiples of 4, up to three

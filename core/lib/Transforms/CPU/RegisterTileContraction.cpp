@@ -136,22 +136,14 @@ static memref::GlobalOp getConstantGlobal(Value memref) {
 /// touches C or a view of it. None otherwise.
 static std::optional<std::pair<AffineForOp, polyblocks::BufferFill>>
 findFoldableFill(Contraction &c, const TilePlan &plan, AffineForOp root) {
-  Value buffer = c.accStore.getMemRef();
-  auto type = cast<MemRefType>(buffer.getType());
-  if (!plan.storesOnce() || !type.hasStaticShape() ||
-      c.accLoad.getMemRef() != buffer ||
-      c.accLoad.getAffineMap() != c.accStore.getAffineMap() ||
-      !llvm::equal(c.accLoad.getMapOperands(), c.accStore.getMapOperands()))
+  if (!plan.storesOnce())
     return std::nullopt;
   SmallVector<AffineForOp> band(c.outerLoops);
   band.push_back(c.iLoop);
   band.push_back(c.jLoop);
-  if (!polyblocks::indexesOneToOne(c.accStore.getAffineMap(),
-                                   c.accStore.getMapOperands(), band,
-                                   type.getShape()))
-    return std::nullopt;
-  return polyblocks::findFillBefore(
-      root, buffer, {c.rowLoad.getMemRef(), c.panelLoad.getMemRef()});
+  return polyblocks::findAccumulatorFill(
+      root, c.accLoad, c.accStore, band,
+      {c.rowLoad.getMemRef(), c.panelLoad.getMemRef()});
 }
 
 /// Plans the nest of `c` with `tile`, or nullopt when its columns are no

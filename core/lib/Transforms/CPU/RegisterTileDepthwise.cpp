@@ -240,20 +240,11 @@ private:
 /// touching C, and neither factor a view of C.
 std::optional<std::pair<AffineForOp, polyblocks::BufferFill>>
 findFoldableFill(Depthwise &d, AffineForOp root) {
-  Value buffer = d.accStore.getMemRef();
-  auto type = cast<MemRefType>(buffer.getType());
-  if (!type.hasStaticShape() || d.accLoad.getMemRef() != buffer ||
-      d.accLoad.getAffineMap() != d.accStore.getAffineMap() ||
-      !llvm::equal(d.accLoad.getMapOperands(), d.accStore.getMapOperands()))
-    return std::nullopt;
   SmallVector<AffineForOp> band(d.parallelLoops);
   band.push_back(d.cLoop);
-  if (!polyblocks::indexesOneToOne(d.accStore.getAffineMap(),
-                                   d.accStore.getMapOperands(), band,
-                                   type.getShape()))
-    return std::nullopt;
-  return polyblocks::findFillBefore(root, buffer,
-                                    {d.xLoad.getMemRef(), d.fLoad.getMemRef()});
+  return polyblocks::findAccumulatorFill(
+      root, d.accLoad, d.accStore, band,
+      {d.xLoad.getMemRef(), d.fLoad.getMemRef()});
 }
 
 /// The tile's columns: the largest divisor of the width from half the

@@ -205,10 +205,8 @@ struct StreamSkinnyContractionPass
         b.setInsertionPointToStart(jt.getBody());
         streamColumns(jt.getInductionVar(), lanes);
       }
-      for (int64_t width = lanes / 2, column = whole; column < nb && width > 0;
-           width /= 2) {
-        if (column + width > nb)
-          continue;
+      int64_t column = whole;
+      for (unsigned width : polyblocks::splitIntoVectors(nb - whole, lanes)) {
         Value first = AffineApplyOp::create(
             b, loc, AffineMap::get(1, 0, start + column), ValueRange{block});
         streamColumns(first, width);
