@@ -2,7 +2,8 @@
 compiled entry point: `kernel(x)` against the entry point called on raw
 pointers (ctypes), both on the same compiled kernel (8 x 784 -> 8 x 10, a
 tiny matmul, so that the wrapper's share shows), medians of 9 runs of
-20,000 calls.
+20,000 calls; and the two ways to take an array's address, the wrapper's
+(ctypes' view of the buffer) and `array.ctypes.data`.
 
   .venv/bin/python bench/call_overhead.py
 
@@ -17,6 +18,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "python"))
 import polyblocks  # noqa: E402
+from polyblocks._library import _address  # noqa: E402
 
 PROGRAM = """
 func.func @forward(%x: tensor<8x784xf32>, %w: tensor<784x10xf32>) -> tensor<8x10xf32> {
@@ -54,6 +56,9 @@ def main():
         raw = median_us(lambda: kernel.call_pointers(pointers))
         print("kernel(x, w) %.2f us, on raw pointers %.2f us: the wrapper "
               "%.2f us per call" % (wrapped, raw, wrapped - raw))
+    print("an array's address: ctypes' view of its buffer %.3f us, "
+          "array.ctypes.data %.3f us" % (median_us(lambda: _address(x)),
+                                         median_us(lambda: x.ctypes.data)))
 
 
 if __name__ == "__main__":
