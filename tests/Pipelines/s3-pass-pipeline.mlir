@@ -11,7 +11,9 @@
 // CPU:        pb-unroll-short-loops
 // CPU-NEXT:   pb-permute-for-vectorization,
 // CPU-NEXT:   pb-stream-skinny-contraction
+// CPU-NEXT:   ),
 // CPU-NEXT:   pb-register-tile-contraction
+// CPU-NEXT:   func.func(
 // CPU-NEXT:   pb-fuse-epilogues
 // CPU-NEXT:   pb-register-tile-depthwise
 // CPU-NEXT:   affine-scalrep,

@@ -251,13 +251,19 @@ static void addExperimentalS3Passes(OpPassManager &fpm,
 /// register-tiled micro-kernel, the elementwise nest after one computed on
 /// its tiles as they are stored; depthwise convolutions keep their output
 /// columns in registers across the window.
-static void addCPUMicroKernels(OpPassManager &fpm) {
+/// (The register tiles' pass runs on the module: the panels it packs at
+/// compile time become globals of the module.) Returns the function
+/// pipeline that the passes after it continue.
+static OpPassManager &addCPUMicroKernels(OpPassManager &pm,
+                                         OpPassManager &fpm) {
   fpm.addPass(createPBUnrollShortLoops());
   fpm.addPass(createPBPermuteForVectorization());
   fpm.addPass(createPBStreamSkinnyContraction());
-  fpm.addPass(createPBRegisterTileContraction());
-  fpm.addPass(createPBFuseEpilogues());
-  fpm.addPass(createPBRegisterTileDepthwise());
+  pm.addPass(createPBRegisterTileContraction());
+  OpPassManager &after = pm.nest<func::FuncOp>();
+  after.addPass(createPBFuseEpilogues());
+  after.addPass(createPBRegisterTileDepthwise());
+  return after;
 }
 
 /// Fusion, target-neutral but for the CPU's producer slices: fills folded
@@ -299,13 +305,14 @@ void buildS3Pipeline(OpPassManager &pm, const PipelineOptions &options) {
   bool cpu = !isGPUTarget(options.target);
   if (cpu)
     addUpstreamFusion(pm, options);
-  OpPassManager &fpm = pm.nest<func::FuncOp>();
+  OpPassManager *nested = &pm.nest<func::FuncOp>();
   // Folds the constants S2 leaves in subscripts, so that accesses compare.
-  fpm.addPass(createCanonicalizerPass());
+  nested->addPass(createCanonicalizerPass());
   if (cpu)
-    addCPUMicroKernels(fpm);
+    nested = &addCPUMicroKernels(pm, *nested);
   else if (!options.emulateGPU)
-    fpm.addPass(createPBMapContractionToTensorCores());
+    nested->addPass(createPBMapContractionToTensorCores());
+  OpPassManager &fpm = *nested;
   addFusion(fpm, cpu);
   if (cpu)
     addExperimentalS3Passes(fpm, options);

@@ -830,9 +830,12 @@ def PBStreamSkinnyContraction
 }
 
 def PBRegisterTileContraction
-    : Pass<"pb-register-tile-contraction", "::mlir::func::FuncOp"> {
+    : Pass<"pb-register-tile-contraction", "::mlir::ModuleOp"> {
   let summary = "Register-tile matmul-like nests into vector micro-kernels";
   let description = [{
+    Runs on the module, one function after another: panels packed at
+    compile time become constant globals of the module.
+
     Matches perfect nests `(p..., i, k..., j)` (the order
     pb-permute-for-vectorization gives a matmul `(i, k, j)` or an NHWC
     convolution `(n, oh, ow, kh, kw, c, f)`) whose body is `C[..] += X * Y`

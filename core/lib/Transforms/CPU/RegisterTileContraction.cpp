@@ -114,20 +114,6 @@ struct TilePlan {
   bool storesOnce() const { return !blocked || kc == kTotal; }
 };
 
-/// The constant global with an initial value and an identity layout that
-/// `memref` reads (whose panels can be packed at compile time), or null.
-static memref::GlobalOp getConstantGlobal(Value memref) {
-  auto getGlobal = memref.getDefiningOp<memref::GetGlobalOp>();
-  if (!getGlobal)
-    return nullptr;
-  auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
-      getGlobal, getGlobal.getNameAttr());
-  if (!global || !global.getConstant() || !global.getInitialValue() ||
-      !global.getType().getLayout().isIdentity())
-    return nullptr;
-  return global;
-}
-
 /// The nest before `root` (the nest of `c`) that fills C with one value, when
 /// the accumulators can start from that value instead: the tiles read C
 /// only before the whole reduction (the plan stores each tile once), the
@@ -216,7 +202,7 @@ static std::optional<TilePlan> planTile(Contraction &c,
     if (numRowBlocks > 1)
       numRowBlocks = std::min<int64_t>(
           wholeTiles, llvm::divideCeil(numRowBlocks, threads) * threads);
-    if (getConstantGlobal(c.panelLoad.getMemRef()) ||
+    if (polyblocks::getConstantGlobal(c.panelLoad.getMemRef()) ||
         (numRowBlocks > 1 && plan.m >= kMinRowsToPackPanels &&
          plan.kTotal * plan.n * elementBytes <= kMaxPanelBufferBytes)) {
       plan.blocked = false;
@@ -397,6 +383,9 @@ private:
   Value kt, jt, pack, rowPack;
   bool packedAtCompileTime = false;
   bool packedByGroups = false;
+  /// The leading batch loops of a batch of panels packed at compile time
+  /// (one global for all of them, indexed by the batch first); 0 otherwise.
+  unsigned numPackBatchDims = 0;
   /// pack[position in the block, 0] for a k block (position k - kt), else
   /// pack[jt / NR, position, 0] (the row-major linear index of the
   /// reduction loops).
@@ -446,8 +435,13 @@ void TiledNestBuilder::createPackMaps() {
   if (!plan.blocked)
     packIndices.insert(packIndices.begin(),
                        getAffineDimExpr(0, ctx).floorDiv(plan.nr));
-  packMap =
-      AffineMap::get(1 + numK + (plan.blocked ? 1 : 0), 0, packIndices, ctx);
+  unsigned numDims = 1 + numK + (plan.blocked ? 1 : 0);
+  // The batch of panels packed at compile time: its batch loops' variables
+  // come last among the operands and select the batch first.
+  for (unsigned d = 0; d < numPackBatchDims; ++d)
+    packIndices.insert(packIndices.begin() + d,
+                       getAffineDimExpr(numDims + d, ctx));
+  packMap = AffineMap::get(numDims + numPackBatchDims, 0, packIndices, ctx);
 }
 
 Value TiledNestBuilder::rowIndex(OpBuilder &rb, OpFoldResult rowBase,
@@ -493,6 +487,8 @@ SmallVector<Value> TiledNestBuilder::getPackOperands(Value columnTile,
   operands.append(ks.begin(), ks.end());
   if (plan.blocked)
     operands.push_back(kt);
+  for (unsigned d = 0; d < numPackBatchDims; ++d)
+    operands.push_back(ivMap.lookup(c.outerLoops[d].getInductionVar()));
   return operands;
 }
 
@@ -518,7 +514,8 @@ void TiledNestBuilder::packPanels(OpBuilder &pb, Location pl,
 }
 
 Value TiledNestBuilder::getConstantPanels() {
-  memref::GlobalOp global = getConstantGlobal(c.panelLoad.getMemRef());
+  memref::GlobalOp global =
+      polyblocks::getConstantGlobal(c.panelLoad.getMemRef());
   if (!global)
     return nullptr;
   auto init = dyn_cast<ElementsAttr>(*global.getInitialValue());
@@ -559,6 +556,10 @@ Value TiledNestBuilder::getConstantPanels() {
   int64_t base = offsetAt(point);
   int64_t jCoef = 0;
   SmallVector<int64_t> kCoefs(c.kLoops.size(), 0);
+  // A batch's panels: the leading outer loops the panel moves with.
+  ArrayRef<AffineForOp> batchLoops =
+      ArrayRef<AffineForOp>(c.outerLoops).take_front(c.numPanelBatchLoops);
+  SmallVector<int64_t> batchCoefs(batchLoops.size(), 0);
   for (auto [i, operand] : llvm::enumerate(c.panelLoad.getMapOperands())) {
     point[i] = 1;
     int64_t coef = offsetAt(point) - base;
@@ -567,54 +568,70 @@ Value TiledNestBuilder::getConstantPanels() {
       jCoef += coef;
       continue;
     }
-    auto *k = llvm::find_if(c.kLoops, [&](AffineForOp loop) {
+    auto isLoopOf = [&](AffineForOp loop) {
       return loop.getInductionVar() == operand;
-    });
-    if (k == c.kLoops.end())
+    };
+    if (auto *k = llvm::find_if(c.kLoops, isLoopOf); k != c.kLoops.end()) {
+      kCoefs[k - c.kLoops.begin()] += coef;
+      continue;
+    }
+    auto *batch = llvm::find_if(batchLoops, isLoopOf);
+    if (batch == batchLoops.end())
       return nullptr;
-    kCoefs[k - c.kLoops.begin()] += coef;
+    batchCoefs[batch - batchLoops.begin()] += coef;
+  }
+  SmallVector<int64_t> batchTrips;
+  int64_t numBatches = 1;
+  for (AffineForOp loop : batchLoops) {
+    batchTrips.push_back(loop.getConstantUpperBound());
+    numBatches *= batchTrips.back();
   }
 
-  // pack[jt / NR, position, lane] = Y[j = jt + lane, k...], position the
-  // row-major index of k... (createPackMaps).
+  // pack[batch..., jt / NR, position, lane] = Y[batch..., j = jt + lane,
+  // k...], position the row-major index of k... (createPackMaps).
   int64_t numElements = init.getNumElements();
-  std::vector<char> packed(plan.n * plan.kTotal * *elementBytes);
+  std::vector<char> packed(numBatches * plan.n * plan.kTotal * *elementBytes);
   SmallVector<int64_t> k(plan.kTrips.size(), 0);
+  SmallVector<int64_t> batchIndex(batchTrips.size(), 0);
   int64_t position = 0;
   char *out = packed.data();
-  for (int64_t jt = 0; jt < plan.n; jt += plan.nr) {
-    for (position = 0, llvm::fill(k, 0); position < plan.kTotal; ++position) {
-      int64_t offset = base + jt * jCoef;
-      for (auto [index, coef] : llvm::zip(k, kCoefs))
-        offset += index * coef;
-      for (int64_t lane = 0; lane < plan.nr; ++lane) {
-        int64_t element = offset + lane * jCoef;
-        if (element < 0 || element >= numElements)
-          return nullptr;
-        std::memcpy(out, bytes->data() + element * *elementBytes,
-                    *elementBytes);
-        out += *elementBytes;
-      }
-      for (int64_t d = int64_t(k.size()) - 1; d >= 0; --d) {
-        if (++k[d] < plan.kTrips[d])
-          break;
-        k[d] = 0;
+  for (int64_t batch = 0; batch < numBatches; ++batch) {
+    int64_t batchBase = base;
+    for (auto [index, coef] : llvm::zip(batchIndex, batchCoefs))
+      batchBase += index * coef;
+    for (int64_t d = int64_t(batchIndex.size()) - 1; d >= 0; --d) {
+      if (++batchIndex[d] < batchTrips[d])
+        break;
+      batchIndex[d] = 0;
+    }
+    for (int64_t jt = 0; jt < plan.n; jt += plan.nr) {
+      for (position = 0, llvm::fill(k, 0); position < plan.kTotal; ++position) {
+        int64_t offset = batchBase + jt * jCoef;
+        for (auto [index, coef] : llvm::zip(k, kCoefs))
+          offset += index * coef;
+        for (int64_t lane = 0; lane < plan.nr; ++lane) {
+          int64_t element = offset + lane * jCoef;
+          if (element < 0 || element >= numElements)
+            return nullptr;
+          std::memcpy(out, bytes->data() + element * *elementBytes,
+                      *elementBytes);
+          out += *elementBytes;
+        }
+        for (int64_t d = int64_t(k.size()) - 1; d >= 0; --d) {
+          if (++k[d] < plan.kTrips[d])
+            break;
+          k[d] = 0;
+        }
       }
     }
   }
 
-  MemRefType packType = getPanelsType();
-  auto tensorType = RankedTensorType::get(packType.getShape(), c.elementType);
-  std::string name = (global.getSymName() + "_packed").str();
-  OpBuilder gb(global);
-  gb.setInsertionPointAfter(global);
-  auto packedGlobal = memref::GlobalOp::create(
-      gb, global.getLoc(), name, gb.getStringAttr("private"), packType,
-      polyblocks::makeConstant(
-          tensorType, packed,
-          isa<DenseResourceElementsAttr>(init) ? StringRef(name) : ""),
-      /*constant=*/true, gb.getI64IntegerAttr(64));
-  SymbolTable(global->getParentOp()).insert(packedGlobal);
+  SmallVector<int64_t> packShape(batchTrips);
+  llvm::append_range(packShape, getPanelsType().getShape());
+  auto packType = MemRefType::get(packShape, c.elementType);
+  memref::GlobalOp packedGlobal = polyblocks::getOrCreateConstantGlobal(
+      global, (global.getSymName() + "_packed").str(), packType, packed,
+      isa<DenseResourceElementsAttr>(init));
   return memref::GetGlobalOp::create(b, loc, packType,
                                      packedGlobal.getSymName());
 }
@@ -706,7 +723,6 @@ void TiledNestBuilder::emitTile(OpBuilder &tb, OpFoldResult rowBase,
 }
 
 Operation *TiledNestBuilder::build() {
-  createPackMaps();
   if (fillValue)
     for (VectorType type : vectorTypes)
       fillVectors.push_back(
@@ -719,10 +735,13 @@ Operation *TiledNestBuilder::build() {
   // a batch's by its thread at the start of the batch (packBatchPanels);
   // the others once, before the nest, into one heap buffer for all of them.
   bool batched = c.numPanelBatchLoops != 0;
-  if (!plan.blocked && !batched) {
+  if (!plan.blocked) {
     pack = getConstantPanels();
     packedAtCompileTime = bool(pack);
+    if (packedAtCompileTime && batched)
+      numPackBatchDims = c.numPanelBatchLoops;
   }
+  createPackMaps();
   if (!plan.blocked && !batched && !pack) {
     pack = memref::AllocOp::create(b, loc, getPanelsType(),
                                    b.getI64IntegerAttr(64));
@@ -805,7 +824,7 @@ Operation *TiledNestBuilder::build() {
       nestRoot = copy;
     ivMap[loop.getInductionVar()] = copy.getInductionVar();
     b.setInsertionPointToStart(copy.getBody());
-    if (d + 1 == c.numPanelBatchLoops)
+    if (d + 1 == c.numPanelBatchLoops && !packedAtCompileTime)
       packBatchPanels(copy.getBody());
   }
   if (plan.numRowBlocks > 1) {
@@ -965,7 +984,13 @@ struct RegisterTileContractionPass
       tile.columnsOutsideAboveKiB = columnsOutsideKiB;
     if (rowBlockKiB)
       tile.rowBlockKiB = rowBlockKiB;
-    for (AffineForOp root : polyblocks::getOutermostLoops(getOperation())) {
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      tileFunction(func, tile, cpu);
+  }
+
+  void tileFunction(func::FuncOp func, const polyblocks::RegisterTile &tile,
+                    const polyblocks::CPUModel &cpu) {
+    for (AffineForOp root : polyblocks::getOutermostLoops(func)) {
       std::optional<Contraction> c = matchContraction(root);
       if (!c)
         continue;

@@ -9,6 +9,7 @@
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
 
 #include "llvm/ADT/StringSet.h"
 
@@ -125,6 +126,52 @@ ElementsAttr makeFloatConstant(ShapedType type, ArrayRef<APFloat> values,
     std::memcpy(bytes.data() + i * elementBytes, &raw, elementBytes);
   }
   return makeConstant(type, bytes, resourceName);
+}
+
+memref::GlobalOp getConstantGlobal(Value memref) {
+  auto getGlobal = memref.getDefiningOp<memref::GetGlobalOp>();
+  if (!getGlobal)
+    return nullptr;
+  auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+      getGlobal, getGlobal.getNameAttr());
+  if (!global || !global.getConstant() || !global.getInitialValue() ||
+      !global.getType().getLayout().isIdentity())
+    return nullptr;
+  return global;
+}
+
+memref::GlobalOp getOrCreateConstantGlobal(memref::GlobalOp after,
+                                           StringRef name, MemRefType type,
+                                           ArrayRef<char> bytes,
+                                           bool asResource) {
+  Operation *module = after->getParentOp();
+  std::optional<int64_t> elementBytes = getElementBytes(type.getElementType());
+  std::string candidate = name.str();
+  for (unsigned suffix = 0;; ++suffix) {
+    if (suffix != 0)
+      candidate = (name + "_" + llvm::Twine(suffix)).str();
+    auto existing = dyn_cast_or_null<memref::GlobalOp>(
+        SymbolTable::lookupSymbolIn(module, candidate));
+    if (!existing)
+      break;
+    if (existing.getType() != type || !existing.getConstant() ||
+        !existing.getInitialValue() || !elementBytes)
+      continue;
+    auto init = dyn_cast<ElementsAttr>(*existing.getInitialValue());
+    if (!init)
+      continue;
+    std::optional<ArrayRef<char>> data = getConstantBytes(init, *elementBytes);
+    if (data && *data == bytes)
+      return existing;
+  }
+  auto tensorType =
+      RankedTensorType::get(type.getShape(), type.getElementType());
+  OpBuilder b(after->getContext());
+  b.setInsertionPointAfter(after);
+  return memref::GlobalOp::create(
+      b, after.getLoc(), candidate, b.getStringAttr("private"), type,
+      makeConstant(tensorType, bytes, asResource ? StringRef(candidate) : ""),
+      /*constant=*/true, b.getI64IntegerAttr(64));
 }
 
 int64_t releaseUnreferencedResources(Operation *root) {

@@ -9,6 +9,7 @@
 #ifndef POLYBLOCKS_TRANSFORMS_UTILS_CONSTANTDATA_H
 #define POLYBLOCKS_TRANSFORMS_UTILS_CONSTANTDATA_H
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinAttributeInterfaces.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Value.h"
@@ -59,6 +60,23 @@ getFloatElements(mlir::ElementsAttr attr);
 mlir::ElementsAttr makeFloatConstant(mlir::ShapedType type,
                                      llvm::ArrayRef<llvm::APFloat> values,
                                      llvm::StringRef resourceName);
+
+/// The constant global with an initial value and an identity layout that
+/// `memref` reads through memref.get_global (a network's weights after
+/// bufferization), or null.
+mlir::memref::GlobalOp getConstantGlobal(mlir::Value memref);
+
+/// A private constant memref global of `type` (identity layout, 64-byte
+/// aligned) holding `bytes`, inserted after `after` (a global): an existing
+/// one named `name` or `name_<N>` with the same type and bytes (the same
+/// weights transformed or packed the same way for two ops), else a new one
+/// under the first of those names that is free. Its data is a new
+/// `dense_resource` blob when `asResource`, else dense elements.
+mlir::memref::GlobalOp getOrCreateConstantGlobal(mlir::memref::GlobalOp after,
+                                                 llvm::StringRef name,
+                                                 mlir::MemRefType type,
+                                                 llvm::ArrayRef<char> bytes,
+                                                 bool asResource);
 
 /// Frees the data of the builtin dialect's resource blobs (`dense_resource`
 /// constants) that no attribute of an operation in `root` refers to any
