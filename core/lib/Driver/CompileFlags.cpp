@@ -54,6 +54,10 @@ static const FlagInfo kFlags[] = {
      "erase the program's run-time checks (cf.assert, e.g. index bounds) "
      "instead of returning status 8 when one fails",
      &CompileFlags::dropAssertions},
+    {"no-winograd", Kind::Bool,
+     "compute 3x3 convolutions directly, not by Winograd's F(m x m, 3 x 3) "
+     "(fewer multiplications, a different rounding)",
+     &CompileFlags::noWinograd},
     {"emulate-gpu", Kind::Bool,
      "for testing a GPU target without a GPU: run each kernel's blocks and "
      "threads as loops on the CPU instead of making device code",
@@ -266,6 +270,7 @@ resolvePipelineOptions(const CompileFlags &flags, bool forTextualPipeline) {
   options.triple = flags.triple;
   options.parallelize = !flags.noParallel;
   options.dropAssertions = flags.dropAssertions;
+  options.winograd = !flags.noWinograd;
   options.fuse = flags.fuse;
   options.tileCacheSizeKiB = flags.tileCacheSizeKiB;
   options.extraS3Passes = flags.extraS3Passes;

@@ -209,10 +209,15 @@ getAssertionMode(const PipelineOptions &options) {
 }
 
 void buildS2Pipeline(OpPassManager &pm, const PipelineOptions &options) {
-  OpPassManager &fpm = pm.nest<func::FuncOp>();
-  fpm.addPass(createPBLowerCopies());
+  OpPassManager &copies = pm.nest<func::FuncOp>();
+  copies.addPass(createPBLowerCopies());
   // tm_tensor -> scf
-  fpm.addPass(createPBLowerTMTensor());
+  copies.addPass(createPBLowerTMTensor());
+  // 3x3 convolutions -> Winograd transforms and a batch of matmuls (on the
+  // module: the transformed filters are its globals)
+  if (!isGPUTarget(options.target) && options.winograd)
+    pm.addPass(createPBWinogradConvolutions());
+  OpPassManager &fpm = pm.nest<func::FuncOp>();
   // linalg -> affine
   fpm.addPass(createConvertLinalgToAffineLoopsPass());
   // cf.assert -> scf.if around the work it guards, and a status

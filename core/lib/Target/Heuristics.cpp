@@ -99,6 +99,23 @@ DepthwiseTile chooseDepthwiseTile(const CPUModel &cpu) {
   return DepthwiseTile{columns, cpu.getF32Lanes()};
 }
 
+WinogradTile chooseWinogradTile(const CPUModel &cpu, int64_t batch,
+                                int64_t height, int64_t width,
+                                int64_t inChannels, int64_t outChannels) {
+  int64_t lanes = cpu.getF32Lanes();
+  if (inChannels % lanes != 0 || outChannels % lanes != 0)
+    return {0, 0};
+  int64_t minTiles = 2 * int64_t(chooseRegisterTile(cpu).rows);
+  for (int64_t m : {4, 2}) {
+    if (height % m != 0 || width % m != 0)
+      continue;
+    int64_t tiles = batch * (height / m) * (width / m);
+    if (tiles >= minTiles)
+      return {unsigned(m), tiles};
+  }
+  return {0, 0};
+}
+
 StreamedMatmul chooseStreamedMatmul(const CPUModel &cpu) {
   return StreamedMatmul{std::max(1u, cpu.numVectorRegisters / 2),
                         cpu.l2CacheKiB, std::max(1u, cpu.numThreads),

@@ -74,3 +74,19 @@ func.func @rgb_channels_stay_a_loop(%in: memref<16x3xf32>, %w: memref<3x32xf32>,
   }
   return
 }
+
+// -----
+
+// A loop whose body computes on vectors (built vectorized, like the channel
+// loop of a Winograd transform) is left as built.
+// CHECK-LABEL: func.func @vector_loop_kept
+// CHECK:         affine.for %{{.*}} = 0 to 64 step 16 {
+// CHECK-NEXT:      affine.vector_load
+func.func @vector_loop_kept(%a: memref<64xf32>, %b: memref<64xf32>) {
+  affine.for %c = 0 to 64 step 16 {
+    %v = affine.vector_load %a[%c] : memref<64xf32>, vector<16xf32>
+    %w = arith.addf %v, %v : vector<16xf32>
+    affine.vector_store %w, %b[%c] : memref<64xf32>, vector<16xf32>
+  }
+  return
+}

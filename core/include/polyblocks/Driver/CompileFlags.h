@@ -35,6 +35,7 @@ struct CompileFlags {
   std::string triple;
   bool noParallel = false;
   bool dropAssertions = false;
+  bool noWinograd = false;
   bool emulateGPU = false;
   /// Overrides of the machine model (0 = from the CPU: its vectors and
   /// registers; for --cpu=host its caches and threads, else the model's

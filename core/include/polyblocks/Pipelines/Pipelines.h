@@ -74,6 +74,10 @@ struct PipelineOptions {
   /// Erase the input's run-time checks (cf.assert) instead of guarding the
   /// work they protect and returning PB_STATUS_CHECK_FAILED when one fails.
   bool dropAssertions = false;
+  /// CPU: compute 3x3 stride-1 convolutions by constant filters with
+  /// Winograd's F(m x m, 3 x 3) where the machine model finds it pays
+  /// (pb-winograd-convolutions).
+  bool winograd = true;
 
   // Experimental switches (upstream passes with known miscompiles or poor
   // choices, see buildS3Pipeline).

@@ -115,6 +115,31 @@ struct DepthwiseTile {
 /// 14 with AVX-512's 32.
 DepthwiseTile chooseDepthwiseTile(const CPUModel &cpu);
 
+/// The Winograd form of a 3x3 stride-1 convolution
+/// (pb-winograd-convolutions): F(m x m, 3 x 3) computes each m x m tile of
+/// the output from a (m + 2) x (m + 2) tile of the input with (m + 2)^2
+/// products per channel pair where the direct convolution takes 9 m^2 (4x
+/// fewer for m = 4, 2.25x for m = 2), as a batch of (m + 2)^2 matmuls of
+/// tiles x C by C x F, between an input and an output transform.
+struct WinogradTile {
+  /// Outputs per tile side: 4 or 2; 0 keeps the direct convolution.
+  unsigned m;
+  /// The tiles: the rows of each matmul of the batch.
+  int64_t tiles;
+};
+
+/// The largest m of 4 and 2 that divides the output's height and width and
+/// leaves each matmul of the batch at least two register tiles of rows
+/// (chooseRegisterTile): with fewer, the transformed filter, (m + 2)^2 / 9
+/// times the filter's size, is read from memory for too few rows (the 7 x
+/// 7 layers of a ResNet at batch 1: 4 tiles of 4 x 4 reuse each of its
+/// elements 4 times where the direct convolution reuses the filter 49
+/// times). None when the channels on either side are no multiple of the
+/// vector's f32 lanes (the transforms' vectors).
+WinogradTile chooseWinogradTile(const CPUModel &cpu, int64_t batch,
+                                int64_t height, int64_t width,
+                                int64_t inChannels, int64_t outChannels);
+
 /// How matmuls with few rows are streamed (pb-stream-skinny-contraction).
 struct StreamedMatmul {
   /// Largest number of rows streamed: one accumulator per row, half the

@@ -697,6 +697,69 @@ def PBLowerAssertions : Pass<"pb-lower-assertions", "::mlir::func::FuncOp"> {
 // S3: affine, target-aware
 //===----------------------------------------------------------------------===//
 
+def PBWinogradConvolutions
+    : Pass<"pb-winograd-convolutions", "::mlir::ModuleOp"> {
+  let summary = "Compute 3x3 stride-1 convolutions by constant filters with Winograd's F(m x m, 3 x 3)";
+  let description = [{
+    Runs on buffers, before linalg becomes loops (CPU), on the module (the
+    transformed filters are constant globals of the module). A
+    `linalg.conv_2d_nhwc_hwcf` on f32 with a 3x3 filter, unit strides and
+    dilations, static shapes and a filter that is a constant global (a
+    network's weights, batch norm folded in) is computed in tiles of m x m
+    outputs (m from the machine model, chooseWinogradTile: 4 or 2, dividing
+    the output's height and width) from (m + 2) x (m + 2) tiles of the input
+    (alpha = m + 2):
+
+    ```mlir
+    linalg.conv_2d_nhwc_hwcf ins(%x, %w : memref<1x58x58x64xf32>, memref<3x3x64x64xf32>)
+                             outs(%y : memref<1x56x56x64xf32>)
+    // becomes (m = 4, 14 x 14 tiles)
+    %u = memref.get_global @w_winograd : memref<36x64x64xf32>  // G w G^T, at compile time
+    affine.for %n, %th, %tw, %c step 16 {                    // input transform
+      // 36 vectors of %x[%n, %th * 4 + i, %tw * 4 + j, %c], B^T d B, stored to
+      // %v[i * 6 + j, %n, %th, %tw, %c]
+    }
+    linalg.batch_matmul ins(%vc, %u : memref<36x196x64xf32>, memref<36x64x64xf32>)
+                        outs(%mm : memref<36x196x64xf32>)
+    affine.for %n, %th, %tw, %f step 16 {                    // output transform
+      // 36 vectors of %mm[k, tile, %f], A^T M A, stored to
+      // %y[%n, %th * 4 + a, %tw * 4 + b, %f]
+    }
+    ```
+
+    The batch of alpha^2 matmuls does 9 m^2 / alpha^2 times fewer
+    multiply-adds than the convolution (4x for m = 4, 2.25x for m = 2); the
+    pb-register-tile-contraction micro-kernel computes it (its panels, the
+    transformed filter, packed at compile time). The transforms are nests
+    of vectors along the channels with the transform matrices' nonzero
+    coefficients as constants (B^T and A^T applied to rows, then columns).
+    F(4, 3) interpolates at 0, 1, -1, 1/2, -2 and infinity
+    (getWinogradMatrices). When the last op to touch the output before the
+    convolution fills it with a constant (the convolution's zero init), the
+    output transform starts from that value and the fill goes; otherwise it
+    adds to the output. The output transform records that it stores each
+    element of its result once, as vectors (decision field `stores_once`),
+    so that pb-fuse-epilogues computes the batch norm, activation or
+    residual add after it on its vectors.
+
+    Convolutions on other element types, with channels no multiple of the
+    vector lanes, an m that divides neither output dimension or too few
+    tiles for the matmuls' rows (chooseWinogradTile) keep the direct
+    convolution.
+  }];
+  let options = [
+    Option<"tile", "tile", "unsigned", /*default=*/"0",
+           "outputs per tile side, m, for every convolution that can take "
+           "it: 2 or 4 (default: 0, from the machine model per "
+           "convolution)">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def PBUnrollShortLoops : Pass<"pb-unroll-short-loops", "::mlir::func::FuncOp"> {
   let summary = "Fully unroll innermost affine loops with a small constant trip count";
   let description = [{
@@ -721,7 +784,10 @@ def PBUnrollShortLoops : Pass<"pb-unroll-short-loops", "::mlir::func::FuncOp"> {
     nests (a load moves with the loop, at unit stride with the store's
     columns, and not at all with another loop the store moves with, like a
     convolution's filter): the 3 input channels of an RGB convolution stay a
-    loop that pb-register-tile-contraction can take.
+    loop that pb-register-tile-contraction can take. Loops whose body
+    already computes on vectors (built vectorized by the pass before, like
+    the channel loops of pb-winograd-convolutions' transforms) are left as
+    they were built.
   }];
   let options = [
     Option<"maxTripCount", "max-trip-count", "unsigned", /*default=*/"8",
@@ -1475,7 +1541,9 @@ def PBFuseEpilogues : Pass<"pb-fuse-epilogues", "::mlir::func::FuncOp"> {
   let summary = "Compute the elementwise nest after a register-tiled contraction on its tiles";
   let description = [{
     A nest register-tiled by pb-register-tile-contraction stores each tile
-    of its result `C` once, from vector registers. When the next nest is an
+    of its result `C` once, from vector registers (so does a Winograd output
+    transform of pb-winograd-convolutions: the producers whose decision
+    records `stores_once`). When the next nest is an
     elementwise map of `C` -- its loops cover `C` whole, it reads
     `C[i, ...]` once per iteration, its other operands are unit-stride or
     invariant along `C`'s last dimension, its body is elementwise arith and

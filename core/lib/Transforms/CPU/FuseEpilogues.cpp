@@ -1,7 +1,8 @@
 //===- FuseEpilogues.cpp - Elementwise consumers at the register tiles ----===//
 //
 // A register-tiled contraction (pb-register-tile-contraction) stores each
-// tile of its result C once, from vector registers. When the next nest is
+// tile of its result C once, from vector registers, and so does a Winograd
+// output transform (pb-winograd-convolutions). When the next nest is
 // an elementwise map of C (a bias, an activation, a residual add: D[i, j] =
 // f(C[i, j], X[i, j], b[j], ...)), this pass computes f where the tile is
 // stored, on the accumulators themselves, and stores D there:
@@ -67,14 +68,15 @@ struct Epilogue {
   llvm::MapVector<Operation *, Value> flatViews;
 };
 
-/// Whether `op` is a nest of pb-register-tile-contraction that stores each
-/// tile of its result once, after the whole reduction (not once per k
-/// block).
-static bool isTiledContraction(Operation *op) {
+/// Whether `op` is a nest that stores each element of its result once, as
+/// vectors, as its pass recorded (`stores_once`): a register-tiled
+/// contraction whose tiles are stored after the whole reduction (not once
+/// per k block), or a Winograd output transform.
+static bool storesResultOnce(Operation *op) {
   return llvm::any_of(polyblocks::getDecisions(op), [](const auto &d) {
     auto once = d.fields ? d.fields.template getAs<BoolAttr>("stores_once")
                          : BoolAttr();
-    return d.pass == "pb-register-tile-contraction" && once && once.getValue();
+    return once && once.getValue();
   });
 }
 
@@ -381,7 +383,7 @@ struct FuseEpiloguesPass
     // The consumers erased are outermost loops too: not visited after.
     llvm::SmallPtrSet<Operation *, 8> erased;
     for (AffineForOp producer : polyblocks::getOutermostLoops(getOperation()))
-      if (!erased.contains(producer) && isTiledContraction(producer))
+      if (!erased.contains(producer) && storesResultOnce(producer))
         if (AffineForOp consumer = fuseInto(producer)) {
           erased.insert(consumer);
           consumer.erase();

@@ -69,6 +69,15 @@ static bool isContractionReduction(AffineForOp loop) {
   });
 }
 
+/// True if the body of `loop` computes on vectors: a pass before this one
+/// built it vectorized (the channel loop of a Winograd transform, 36 vector
+/// loads per iteration), and unrolling it would only copy that body.
+static bool computesOnVectors(AffineForOp loop) {
+  return llvm::any_of(loop.getBody()->getOperations(), [](Operation &op) {
+    return llvm::any_of(op.getResultTypes(), llvm::IsaPred<VectorType>);
+  });
+}
+
 struct UnrollShortLoopsPass
     : public polyblocks::impl::PBUnrollShortLoopsBase<UnrollShortLoopsPass> {
   using PBUnrollShortLoopsBase::PBUnrollShortLoopsBase;
@@ -79,7 +88,7 @@ struct UnrollShortLoopsPass
       std::optional<uint64_t> trips = getConstantTripCount(loop);
       if (trips && *trips <= maxTripCount &&
           !polyblocks::containsLoop(loop.getBody()) &&
-          !isContractionReduction(loop))
+          !isContractionReduction(loop) && !computesOnVectors(loop))
         candidates.push_back(loop);
     });
     for (AffineForOp loop : candidates) {

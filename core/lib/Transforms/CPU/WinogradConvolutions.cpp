@@ -1,0 +1,417 @@
+//===- WinogradConvolutions.cpp - 3x3 convolutions as Winograd F(m, 3) ----===//
+//
+// Rewrites a 3x3 stride-1 NHWC convolution by a constant filter as
+// Winograd's F(m x m, 3 x 3): the filter transformed at compile time, an
+// input transform nest, a batch of (m + 2)^2 matmuls that the register-tile
+// micro-kernel computes, and an output transform nest. The transforms work
+// on vectors of channels, with the matrices' coefficients as constants.
+//
+//===----------------------------------------------------------------------===//
+
+#include "polyblocks/Transforms/Passes.h"
+
+#include "polyblocks/Analysis/LoopNests.h"
+#include "polyblocks/IR/Decisions.h"
+#include "polyblocks/Target/Heuristics.h"
+#include "polyblocks/Target/MachineModel.h"
+#include "polyblocks/Transforms/Utils/ConstantData.h"
+#include "polyblocks/Transforms/Utils/Winograd.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cstring>
+#include <map>
+
+#define DEBUG_TYPE "pb-winograd-convolutions"
+
+namespace polyblocks {
+#define GEN_PASS_DEF_PBWINOGRADCONVOLUTIONS
+#include "polyblocks/Transforms/Passes.h.inc"
+} // namespace polyblocks
+
+using namespace mlir;
+using namespace mlir::affine;
+
+namespace {
+
+/// A convolution the pass takes, with its shapes.
+struct WinogradConv {
+  linalg::Conv2DNhwcHwcfOp op;
+  memref::GlobalOp filter;
+  int64_t n, h, w, c, f;
+  unsigned m;
+  /// The constant the output holds before the convolution, when the fill
+  /// that wrote it goes (the output transform starts from it), else null.
+  linalg::FillOp fill;
+  std::optional<double> initValue;
+};
+
+static bool allOnes(DenseIntElementsAttr attr) {
+  return llvm::all_of(attr.getValues<int64_t>(),
+                      [](int64_t v) { return v == 1; });
+}
+
+/// The fill of `output` itself with a float constant, when it is the last
+/// op before `conv` to touch `output` or a view of it; with its value.
+static std::optional<std::pair<linalg::FillOp, double>>
+findFoldableFill(linalg::Conv2DNhwcHwcfOp conv, Value output) {
+  Value base = polyblocks::getBaseBuffer(output);
+  for (Operation *op = conv->getPrevNode(); op; op = op->getPrevNode()) {
+    auto fill = dyn_cast<linalg::FillOp>(op);
+    if (fill && fill.hasPureBufferSemantics() &&
+        fill.getDpsInits()[0] == output) {
+      FloatAttr value;
+      if (!matchPattern(fill.getInputs()[0], m_Constant(&value)))
+        return std::nullopt;
+      return std::make_pair(fill, value.getValueAsDouble());
+    }
+    if (polyblocks::touchesBuffer(op, base))
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+/// Matches `conv` (see the pass description); `forcedM` nonzero overrides
+/// the machine model's m.
+static std::optional<WinogradConv> matchConv(linalg::Conv2DNhwcHwcfOp conv,
+                                             const polyblocks::CPUModel &cpu,
+                                             unsigned forcedM) {
+  if (!conv.hasPureBufferSemantics() || !allOnes(conv.getStrides()) ||
+      !allOnes(conv.getDilations()))
+    return std::nullopt;
+  Value input = conv.getInputs()[0], filterValue = conv.getInputs()[1],
+        output = conv.getOutputs()[0];
+  auto inputType = cast<MemRefType>(input.getType());
+  auto filterType = cast<MemRefType>(filterValue.getType());
+  auto outputType = cast<MemRefType>(output.getType());
+  if (!inputType.hasStaticShape() || !filterType.hasStaticShape() ||
+      !outputType.hasStaticShape() || !outputType.getElementType().isF32() ||
+      !inputType.getElementType().isF32() ||
+      !filterType.getElementType().isF32() || filterType.getDimSize(0) != 3 ||
+      filterType.getDimSize(1) != 3)
+    return std::nullopt;
+  if (polyblocks::getBaseBuffer(input) == polyblocks::getBaseBuffer(output))
+    return std::nullopt;
+  WinogradConv wc;
+  wc.op = conv;
+  wc.filter = polyblocks::getConstantGlobal(filterValue);
+  if (!wc.filter) {
+    LLVM_DEBUG(llvm::dbgs() << "direct: the filter is no constant global\n");
+    return std::nullopt;
+  }
+  wc.n = outputType.getDimSize(0);
+  wc.h = outputType.getDimSize(1);
+  wc.w = outputType.getDimSize(2);
+  wc.f = outputType.getDimSize(3);
+  wc.c = inputType.getDimSize(3);
+  polyblocks::WinogradTile tile =
+      polyblocks::chooseWinogradTile(cpu, wc.n, wc.h, wc.w, wc.c, wc.f);
+  wc.m = tile.m;
+  if (forcedM != 0) {
+    bool fits = wc.c % cpu.getF32Lanes() == 0 &&
+                wc.f % cpu.getF32Lanes() == 0 && wc.h % forcedM == 0 &&
+                wc.w % forcedM == 0;
+    wc.m = fits ? forcedM : 0;
+  }
+  if (wc.m == 0) {
+    LLVM_DEBUG(llvm::dbgs() << "direct: no Winograd tile for " << conv << "\n");
+    return std::nullopt;
+  }
+  if (auto fill = findFoldableFill(conv, output)) {
+    wc.fill = fill->first;
+    wc.initValue = fill->second;
+  }
+  return wc;
+}
+
+/// U[xi * alpha + nu, c, f] = sum over kh, kw of G[xi, kh] G[nu, kw]
+/// w[kh, kw, c, f], computed in double and rounded once, as the bytes of
+/// f32 elements; none when the filter's data is not at hand.
+static std::optional<std::vector<char>>
+transformFilter(ElementsAttr init, const WinogradConv &wc,
+                const polyblocks::WinogradMatrices &wm) {
+  std::optional<ArrayRef<char>> bytes = polyblocks::getConstantBytes(init, 4);
+  if (!bytes)
+    return std::nullopt;
+  int64_t cf = wc.c * wc.f;
+  std::vector<float> filter(9 * cf);
+  std::memcpy(filter.data(), bytes->data(), filter.size() * sizeof(float));
+  unsigned alpha = wm.alpha;
+  // Along kh first: rows[xi][kw][c, f].
+  std::vector<double> rows(alpha * 3 * cf, 0.0);
+  for (unsigned xi = 0; xi < alpha; ++xi)
+    for (unsigned kh = 0; kh < 3; ++kh)
+      if (double g = wm.gAt(xi, kh); g != 0.0)
+        for (unsigned kw = 0; kw < 3; ++kw) {
+          double *out = &rows[(xi * 3 + kw) * cf];
+          const float *in = &filter[(kh * 3 + kw) * cf];
+          for (int64_t e = 0; e < cf; ++e)
+            out[e] += g * in[e];
+        }
+  std::vector<char> u(alpha * alpha * cf * sizeof(float));
+  std::vector<double> acc(cf);
+  for (unsigned xi = 0; xi < alpha; ++xi)
+    for (unsigned nu = 0; nu < alpha; ++nu) {
+      std::fill(acc.begin(), acc.end(), 0.0);
+      for (unsigned kw = 0; kw < 3; ++kw)
+        if (double g = wm.gAt(nu, kw); g != 0.0) {
+          const double *in = &rows[(xi * 3 + kw) * cf];
+          for (int64_t e = 0; e < cf; ++e)
+            acc[e] += g * in[e];
+        }
+      char *out = &u[(xi * alpha + nu) * cf * sizeof(float)];
+      for (int64_t e = 0; e < cf; ++e) {
+        float value = static_cast<float>(acc[e]);
+        std::memcpy(out + e * sizeof(float), &value, sizeof(float));
+      }
+    }
+  return u;
+}
+
+/// Emits the arithmetic of the transforms on vectors: linear combinations
+/// with constant coefficients, zero terms left out, +-1 as adds and
+/// subtractions.
+class VectorCombiner {
+public:
+  VectorCombiner(OpBuilder &b, Location loc, VectorType type)
+      : b(b), loc(loc), type(type) {}
+
+  /// sum over i of coefs[i] * xs[i].
+  Value combine(ArrayRef<double> coefs, ArrayRef<Value> xs) {
+    Value acc;
+    for (auto [coef, x] : llvm::zip_equal(coefs, xs)) {
+      if (coef == 0.0)
+        continue;
+      if (!acc) {
+        acc = coef == 1.0 ? x
+              : coef == -1.0
+                  ? Value(arith::NegFOp::create(b, loc, x))
+                  : Value(arith::MulFOp::create(b, loc, splat(coef), x));
+      } else if (coef == 1.0) {
+        acc = arith::AddFOp::create(b, loc, acc, x);
+      } else if (coef == -1.0) {
+        acc = arith::SubFOp::create(b, loc, acc, x);
+      } else {
+        acc = vector::FMAOp::create(b, loc, splat(coef), x, acc);
+      }
+    }
+    return acc ? acc : splat(0.0);
+  }
+
+  /// out = Mt D Mt^T for the `rows` x `cols` matrix Mt (row-major) and
+  /// the `cols` x `cols` matrix D of vectors: Mt applied to D's columns,
+  /// then to the rows of the result.
+  SmallVector<Value> transform2D(ArrayRef<double> mt, unsigned rows,
+                                 unsigned cols, ArrayRef<Value> d) {
+    SmallVector<Value> half(rows * cols);
+    SmallVector<Value> column(cols);
+    for (unsigned j = 0; j < cols; ++j) {
+      for (unsigned i = 0; i < cols; ++i)
+        column[i] = d[i * cols + j];
+      for (unsigned a = 0; a < rows; ++a)
+        half[a * cols + j] = combine(mt.slice(a * cols, cols), column);
+    }
+    SmallVector<Value> out(rows * rows);
+    for (unsigned a = 0; a < rows; ++a)
+      for (unsigned bIndex = 0; bIndex < rows; ++bIndex)
+        out[a * rows + bIndex] =
+            combine(mt.slice(bIndex * cols, cols),
+                    ArrayRef<Value>(half).slice(a * cols, cols));
+    return out;
+  }
+
+  Value splat(double value) {
+    auto [it, inserted] = constants.try_emplace(value);
+    if (inserted)
+      it->second = arith::ConstantOp::create(
+          b, loc,
+          DenseElementsAttr::get(type,
+                                 b.getFloatAttr(type.getElementType(), value)));
+    return it->second;
+  }
+
+private:
+  OpBuilder &b;
+  Location loc;
+  VectorType type;
+  std::map<double, Value> constants;
+};
+
+/// Creates the nest `for %n, %th, %tw, %ch step lanes` before the builder's
+/// point; returns its outermost loop and sets `ivs` and the builder into
+/// its body.
+static AffineForOp createTileNest(OpBuilder &b, Location loc,
+                                  ArrayRef<int64_t> tripCounts, int64_t lanes,
+                                  SmallVectorImpl<Value> &ivs) {
+  AffineForOp root;
+  for (auto [d, trips] : llvm::enumerate(tripCounts)) {
+    bool vectorLoop = d + 1 == tripCounts.size();
+    auto loop = AffineForOp::create(b, loc, 0, trips, vectorLoop ? lanes : 1);
+    if (!root)
+      root = loop;
+    ivs.push_back(loop.getInductionVar());
+    b.setInsertionPointToStart(loop.getBody());
+  }
+  return root;
+}
+
+struct WinogradConvolutionsPass
+    : public polyblocks::impl::PBWinogradConvolutionsBase<
+          WinogradConvolutionsPass> {
+  using PBWinogradConvolutionsBase::PBWinogradConvolutionsBase;
+
+  void runOnOperation() override {
+    if (tile != 0 && !polyblocks::hasWinogradMatrices(tile, 3)) {
+      getOperation().emitError()
+          << "pb-winograd-convolutions: tile must be 2 or 4, got "
+          << static_cast<unsigned>(tile);
+      return signalPassFailure();
+    }
+    polyblocks::MachineModel model =
+        polyblocks::getMachineModel(getOperation());
+    SmallVector<WinogradConv> convs;
+    getOperation().walk([&](linalg::Conv2DNhwcHwcfOp conv) {
+      if (auto wc = matchConv(conv, model.cpu, tile))
+        convs.push_back(*wc);
+    });
+    for (WinogradConv &wc : convs)
+      rewrite(wc, model.cpu);
+  }
+
+  void rewrite(WinogradConv &wc, const polyblocks::CPUModel &cpu) {
+    polyblocks::WinogradMatrices wm = polyblocks::getWinogradMatrices(wc.m, 3);
+    unsigned alpha = wm.alpha, points = alpha * alpha;
+    int64_t th = wc.h / wc.m, tw = wc.w / wc.m, tiles = wc.n * th * tw;
+    int64_t lanes = cpu.getF32Lanes();
+    MLIRContext *ctx = &getContext();
+    Location loc = wc.op.getLoc();
+    Type f32 = Float32Type::get(ctx);
+
+    // The transformed filter, a constant global beside the filter's.
+    auto uType = MemRefType::get({points, wc.c, wc.f}, f32);
+    auto init = dyn_cast<ElementsAttr>(*wc.filter.getInitialValue());
+    std::optional<std::vector<char>> uBytes =
+        init ? transformFilter(init, wc, wm) : std::nullopt;
+    if (!uBytes) {
+      LLVM_DEBUG(llvm::dbgs() << "direct: the filter's data is not at hand\n");
+      return;
+    }
+    memref::GlobalOp uGlobal = polyblocks::getOrCreateConstantGlobal(
+        wc.filter,
+        llvm::formatv("{0}_winograd{1}", wc.filter.getSymName(), wc.m).str(),
+        uType, *uBytes, isa<DenseResourceElementsAttr>(init));
+
+    OpBuilder b(wc.op);
+    Value input = wc.op.getInputs()[0], output = wc.op.getOutputs()[0];
+    auto vectorType = VectorType::get({lanes}, f32);
+    AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx),
+               d2 = getAffineDimExpr(2, ctx), d3 = getAffineDimExpr(3, ctx);
+    std::string shape = llvm::formatv("F({0}x{0}, 3x3)", wc.m).str();
+
+    // Input transform: V[xi * alpha + nu, n, th, tw, c] = (B^T d B)[xi, nu].
+    auto vType = MemRefType::get({points, wc.n, th, tw, wc.c}, f32);
+    Value v = memref::AllocOp::create(b, loc, vType, b.getI64IntegerAttr(64));
+    {
+      OpBuilder nb = b;
+      SmallVector<Value> ivs;
+      AffineForOp root =
+          createTileNest(nb, loc, {wc.n, th, tw, wc.c}, lanes, ivs);
+      SmallVector<Value> d;
+      for (unsigned i = 0; i < alpha; ++i)
+        for (unsigned j = 0; j < alpha; ++j)
+          d.push_back(AffineVectorLoadOp::create(
+              nb, loc, vectorType, input,
+              AffineMap::get(4, 0, {d0, d1 * wc.m + i, d2 * wc.m + j, d3}, ctx),
+              ivs));
+      VectorCombiner combiner(nb, loc, vectorType);
+      SmallVector<Value> transformed =
+          combiner.transform2D(wm.bt, alpha, alpha, d);
+      for (auto [k, value] : llvm::enumerate(transformed))
+        AffineVectorStoreOp::create(
+            nb, loc, value, v,
+            AffineMap::get(
+                4, 0, {getAffineConstantExpr(k, ctx), d0, d1, d2, d3}, ctx),
+            ivs);
+      polyblocks::recordDecision(
+          root, DEBUG_TYPE,
+          llvm::formatv("input transform of {0}: {1} tiles of {2}x{2}, "
+                        "{3} products per channel pair where the direct "
+                        "convolution takes {4}",
+                        shape, tiles, alpha, points, 9 * wc.m * wc.m)
+              .str(),
+          {{"m", b.getI64IntegerAttr(wc.m)},
+           {"tiles", b.getI64IntegerAttr(tiles)}});
+    }
+
+    // The batch of matmuls: M[k] = V[k] (tiles x C) * U[k] (C x F).
+    Value vMatrix = memref::CollapseShapeOp::create(
+        b, loc, v, ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}, {4}});
+    auto mType = MemRefType::get({points, tiles, wc.f}, f32);
+    Value mm = memref::AllocOp::create(b, loc, mType, b.getI64IntegerAttr(64));
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+    linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{mm});
+    Value u = memref::GetGlobalOp::create(b, loc, uType, uGlobal.getSymName());
+    linalg::BatchMatmulOp::create(b, loc, ValueRange{vMatrix, u},
+                                  ValueRange{mm});
+    memref::DeallocOp::create(b, loc, v);
+
+    // Output transform: y[n, th * m + a, tw * m + b, f] (+)= (A^T M A)[a, b].
+    {
+      OpBuilder nb = b;
+      SmallVector<Value> ivs;
+      AffineForOp root =
+          createTileNest(nb, loc, {wc.n, th, tw, wc.f}, lanes, ivs);
+      SmallVector<Value> products;
+      for (unsigned k = 0; k < points; ++k)
+        products.push_back(AffineVectorLoadOp::create(
+            nb, loc, vectorType, mm,
+            AffineMap::get(4, 0,
+                           {getAffineConstantExpr(k, ctx),
+                            d0 * (th * tw) + d1 * tw + d2, d3},
+                           ctx),
+            ivs));
+      VectorCombiner combiner(nb, loc, vectorType);
+      SmallVector<Value> outputs =
+          combiner.transform2D(wm.at, wc.m, alpha, products);
+      for (unsigned a = 0; a < wc.m; ++a)
+        for (unsigned bIndex = 0; bIndex < wc.m; ++bIndex) {
+          AffineMap map = AffineMap::get(
+              4, 0, {d0, d1 * wc.m + a, d2 * wc.m + bIndex, d3}, ctx);
+          Value value = outputs[a * wc.m + bIndex];
+          if (!wc.initValue)
+            value = arith::AddFOp::create(
+                nb, loc,
+                AffineVectorLoadOp::create(nb, loc, vectorType, output, map,
+                                           ivs),
+                value);
+          else if (*wc.initValue != 0.0)
+            value = arith::AddFOp::create(nb, loc,
+                                          combiner.splat(*wc.initValue), value);
+          AffineVectorStoreOp::create(nb, loc, value, output, map, ivs);
+        }
+      polyblocks::recordDecision(
+          root, DEBUG_TYPE,
+          llvm::formatv("output transform of {0}: each output stored once, "
+                        "{1}",
+                        shape,
+                        wc.initValue ? "from the fill before the convolution"
+                                     : "added to the output")
+              .str(),
+          {{"m", b.getI64IntegerAttr(wc.m)},
+           {"stores_once", b.getBoolAttr(true)}});
+    }
+    memref::DeallocOp::create(b, loc, mm);
+    wc.op.erase();
+    if (wc.fill)
+      wc.fill.erase();
+  }
+};
+
+} // namespace
