@@ -923,8 +923,10 @@ static void recordTile(Operation *nestRoot, const Contraction &c,
                      " column tiles (one group per thread, "
                      "outermost), as its first row block "
                      "reaches them"
-               : "once before the nest")
-       << "; "
+               : "once before the nest");
+  // Where the output rows of a convolution (or a batch) go.
+  if (!plan.blocked && !c.outerLoops.empty())
+    os << "; "
        << (plan.columnsOutside ? "column tiles outside the output rows"
                                : "output rows outside the column tiles")
        << " (its panels' " << plan.panelBytes / 1024 << " KiB "
