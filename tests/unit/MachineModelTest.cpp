@@ -160,10 +160,10 @@ TEST(HeuristicsTest, DepthwiseTileLeavesRoomForInputsAndFilter) {
 // One home range per thread of the model; a claim takes half of what is left
 // of its range; no chunk is smaller than the loop cut into 8 per thread (or
 // as many as asked).
-// F(4x4, 3x3) where 4 divides the output and leaves two register tiles of
-// rows (12 on AVX2, 28 on AVX-512) per matmul of the batch; else F(2x2,
-// 3x3); else the direct convolution: a ResNet's 7 x 7 layers, channels no
-// multiple of the lanes.
+// The tile with the fewest products per output, overhang included, of
+// those whose tiles fill a register tile of rows (6 on AVX2, 14 on
+// AVX-512); the direct convolution when none saves a third of its 9
+// products, or the channels are no multiple of the lanes.
 TEST(HeuristicsTest, WinogradTileLeavesEnoughRowsPerMatmul) {
   struct Case {
     CPUModel cpu;
@@ -173,12 +173,13 @@ TEST(HeuristicsTest, WinogradTileLeavesEnoughRowsPerMatmul) {
   } cases[] = {
       {sapphireRapids(), 1, 56, 64, 64, 4, 196},
       {sapphireRapids(), 1, 28, 128, 128, 4, 49},
-      {sapphireRapids(), 1, 14, 256, 256, 2, 49},
-      {sapphireRapids(), 1, 7, 512, 512, 0, 0},
-      {sapphireRapids(), 8, 14, 256, 256, 2, 392},
-      {sapphireRapids(), 1, 16, 64, 64, 2, 64},
+      {sapphireRapids(), 1, 14, 256, 256, 4, 16},
+      {sapphireRapids(), 1, 7, 512, 512, 2, 16},
+      {sapphireRapids(), 8, 7, 512, 512, 4, 32},
+      {sapphireRapids(), 1, 6, 64, 64, 0, 0},
+      {sapphireRapids(), 1, 3, 64, 64, 0, 0},
       {zen3(), 1, 16, 64, 64, 4, 16},
-      {zen3(), 1, 12, 64, 64, 2, 36},
+      {zen3(), 1, 5, 64, 64, 2, 9},
       {zen3(), 1, 56, 3, 64, 0, 0},
       {sapphireRapids(), 1, 56, 64, 24, 0, 0},
   };

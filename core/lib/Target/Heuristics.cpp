@@ -105,15 +105,24 @@ WinogradTile chooseWinogradTile(const CPUModel &cpu, int64_t batch,
   int64_t lanes = cpu.getF32Lanes();
   if (inChannels % lanes != 0 || outChannels % lanes != 0)
     return {0, 0};
-  int64_t minTiles = 2 * int64_t(chooseRegisterTile(cpu).rows);
+  int64_t minTiles = chooseRegisterTile(cpu).rows;
+  WinogradTile best{0, 0};
+  // The direct convolution's 9 products per output, less the third the
+  // transforms cost.
+  double bestProducts = 6.0;
   for (int64_t m : {4, 2}) {
-    if (height % m != 0 || width % m != 0)
+    int64_t tiles =
+        batch * llvm::divideCeil(height, m) * llvm::divideCeil(width, m);
+    if (tiles < minTiles)
       continue;
-    int64_t tiles = batch * (height / m) * (width / m);
-    if (tiles >= minTiles)
-      return {unsigned(m), tiles};
+    double products =
+        double((m + 2) * (m + 2) * tiles) / double(batch * height * width);
+    if (products < bestProducts) {
+      best = {unsigned(m), tiles};
+      bestProducts = products;
+    }
   }
-  return {0, 0};
+  return best;
 }
 
 StreamedMatmul chooseStreamedMatmul(const CPUModel &cpu) {

@@ -128,14 +128,17 @@ struct WinogradTile {
   int64_t tiles;
 };
 
-/// The largest m of 4 and 2 that divides the output's height and width and
-/// leaves each matmul of the batch at least two register tiles of rows
-/// (chooseRegisterTile): with fewer, the transformed filter, (m + 2)^2 / 9
-/// times the filter's size, is read from memory for too few rows (the 7 x
-/// 7 layers of a ResNet at batch 1: 4 tiles of 4 x 4 reuse each of its
-/// elements 4 times where the direct convolution reuses the filter 49
-/// times). None when the channels on either side are no multiple of the
-/// vector's f32 lanes (the transforms' vectors).
+/// Of m = 4 and 2, those whose tiles (ceil(height / m) x ceil(width / m)
+/// per image; the last may overhang the output) fill at least one register
+/// tile of rows (chooseRegisterTile): with fewer, the transformed filter,
+/// (m + 2)^2 / 9 times the filter's size, is read from memory for too few
+/// rows. Of those, the one with the fewest products per output, overhang
+/// included, when it saves at least a third of the direct convolution's 9
+/// (what the transforms cost): a 56 x 56 or 28 x 28 output takes m = 4
+/// (2.25); 14 x 14 at batch 1, m = 4 (16 tiles, 2.94); 7 x 7 at batch 1,
+/// m = 2 (16 tiles, 5.22: m = 4 leaves 4 tiles), at batch 8 m = 4. None
+/// when the channels on either side are no multiple of the vector's f32
+/// lanes (the transforms' vectors).
 WinogradTile chooseWinogradTile(const CPUModel &cpu, int64_t batch,
                                 int64_t height, int64_t width,
                                 int64_t inChannels, int64_t outChannels);

@@ -706,9 +706,13 @@ def PBWinogradConvolutions
     `linalg.conv_2d_nhwc_hwcf` on f32 with a 3x3 filter, unit strides and
     dilations, static shapes and a filter that is a constant global (a
     network's weights, batch norm folded in) is computed in tiles of m x m
-    outputs (m from the machine model, chooseWinogradTile: 4 or 2, dividing
-    the output's height and width) from (m + 2) x (m + 2) tiles of the input
-    (alpha = m + 2):
+    outputs (m from the machine model, chooseWinogradTile: 4 or 2, the
+    fewest products per output among those leaving a register tile of
+    rows) from (m + 2) x (m + 2) tiles of the input (alpha = m + 2). When m
+    divides neither output dimension (a 7 x 7 layer), the last tiles
+    overhang the output: their inputs past the padded input read as zeros
+    and their outputs past the output are not stored (`affine.if` on the
+    last tiles' subscripts).
 
     ```mlir
     linalg.conv_2d_nhwc_hwcf ins(%x, %w : memref<1x58x58x64xf32>, memref<3x3x64x64xf32>)
@@ -743,9 +747,9 @@ def PBWinogradConvolutions
     residual add after it on its vectors.
 
     Convolutions on other element types, with channels no multiple of the
-    vector lanes, an m that divides neither output dimension or too few
-    tiles for the matmuls' rows (chooseWinogradTile) keep the direct
-    convolution.
+    vector lanes, or too few tiles for the matmuls' rows (chooseWinogradTile)
+    keep the direct convolution. (Measured: bench/RESULTS.md, notes on the
+    passes.)
   }];
   let options = [
     Option<"tile", "tile", "unsigned", /*default=*/"0",

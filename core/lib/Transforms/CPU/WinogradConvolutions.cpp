@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IntegerSet.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -115,9 +116,7 @@ static std::optional<WinogradConv> matchConv(linalg::Conv2DNhwcHwcfOp conv,
       polyblocks::chooseWinogradTile(cpu, wc.n, wc.h, wc.w, wc.c, wc.f);
   wc.m = tile.m;
   if (forcedM != 0) {
-    bool fits = wc.c % cpu.getF32Lanes() == 0 &&
-                wc.f % cpu.getF32Lanes() == 0 && wc.h % forcedM == 0 &&
-                wc.w % forcedM == 0;
+    bool fits = wc.c % cpu.getF32Lanes() == 0 && wc.f % cpu.getF32Lanes() == 0;
     wc.m = fits ? forcedM : 0;
   }
   if (wc.m == 0) {
@@ -262,6 +261,42 @@ static AffineForOp createTileNest(OpBuilder &b, Location loc,
   return root;
 }
 
+/// A bound on a subscript of the tile nest: `index` (of the nest's four
+/// loops) must stay at most `limit`; `largest` is its value in the last
+/// tile, where it is largest.
+struct SubscriptBound {
+  AffineExpr index;
+  int64_t largest, limit;
+};
+
+/// Emits `inBounds` at the builder's point, inside an affine.if on the
+/// bounds that the last tiles can exceed (none: unguarded); `outOfBounds`
+/// gives the value otherwise (with `type`; no value when `type` is null).
+static Value emitGuarded(OpBuilder &b, Location loc, ArrayRef<Value> ivs,
+                         Type type, ArrayRef<SubscriptBound> bounds,
+                         function_ref<Value(OpBuilder &)> inBounds,
+                         function_ref<Value(OpBuilder &)> outOfBounds) {
+  SmallVector<AffineExpr> constraints;
+  for (const SubscriptBound &bound : bounds)
+    if (bound.largest > bound.limit)
+      constraints.push_back(bound.limit - bound.index);
+  if (constraints.empty())
+    return inBounds(b);
+  auto set = IntegerSet::get(4, 0, constraints,
+                             SmallVector<bool>(constraints.size(), false));
+  TypeRange types = type ? TypeRange(type) : TypeRange();
+  auto guard = AffineIfOp::create(b, loc, types, set, ivs,
+                                  /*withElseRegion=*/bool(type));
+  OpBuilder tb = OpBuilder::atBlockBegin(guard.getThenBlock());
+  Value inside = inBounds(tb);
+  if (!type)
+    return Value();
+  AffineYieldOp::create(tb, loc, inside);
+  OpBuilder eb = OpBuilder::atBlockBegin(guard.getElseBlock());
+  AffineYieldOp::create(eb, loc, outOfBounds(eb));
+  return guard.getResult(0);
+}
+
 struct WinogradConvolutionsPass
     : public polyblocks::impl::PBWinogradConvolutionsBase<
           WinogradConvolutionsPass> {
@@ -288,7 +323,11 @@ struct WinogradConvolutionsPass
   void rewrite(WinogradConv &wc, const polyblocks::CPUModel &cpu) {
     polyblocks::WinogradMatrices wm = polyblocks::getWinogradMatrices(wc.m, 3);
     unsigned alpha = wm.alpha, points = alpha * alpha;
-    int64_t th = wc.h / wc.m, tw = wc.w / wc.m, tiles = wc.n * th * tw;
+    // Tiles of m x m outputs; the last ones may overhang the output (their
+    // inputs past the padded input read as zeros, their outputs past the
+    // output not stored).
+    int64_t th = llvm::divideCeil(wc.h, int64_t(wc.m)),
+            tw = llvm::divideCeil(wc.w, int64_t(wc.m)), tiles = wc.n * th * tw;
     int64_t lanes = cpu.getF32Lanes();
     MLIRContext *ctx = &getContext();
     Location loc = wc.op.getLoc();
@@ -323,14 +362,25 @@ struct WinogradConvolutionsPass
       SmallVector<Value> ivs;
       AffineForOp root =
           createTileNest(nb, loc, {wc.n, th, tw, wc.c}, lanes, ivs);
+      VectorCombiner combiner(nb, loc, vectorType);
+      // The input has h + 2 rows and w + 2 columns; past them, zeros.
+      Value zero =
+          th * wc.m > wc.h || tw * wc.m > wc.w ? combiner.splat(0.0) : Value();
       SmallVector<Value> d;
       for (unsigned i = 0; i < alpha; ++i)
-        for (unsigned j = 0; j < alpha; ++j)
-          d.push_back(AffineVectorLoadOp::create(
-              nb, loc, vectorType, input,
-              AffineMap::get(4, 0, {d0, d1 * wc.m + i, d2 * wc.m + j, d3}, ctx),
-              ivs));
-      VectorCombiner combiner(nb, loc, vectorType);
+        for (unsigned j = 0; j < alpha; ++j) {
+          AffineMap map =
+              AffineMap::get(4, 0, {d0, d1 * wc.m + i, d2 * wc.m + j, d3}, ctx);
+          d.push_back(emitGuarded(
+              nb, loc, ivs, vectorType,
+              {{d1 * wc.m + i, (th - 1) * wc.m + i, wc.h + 1},
+               {d2 * wc.m + j, (tw - 1) * wc.m + j, wc.w + 1}},
+              [&](OpBuilder &gb) -> Value {
+                return AffineVectorLoadOp::create(gb, loc, vectorType, input,
+                                                  map, ivs);
+              },
+              [&](OpBuilder &) { return zero; }));
+        }
       SmallVector<Value> transformed =
           combiner.transform2D(wm.bt, alpha, alpha, d);
       for (auto [k, value] : llvm::enumerate(transformed))
@@ -385,16 +435,27 @@ struct WinogradConvolutionsPass
           AffineMap map = AffineMap::get(
               4, 0, {d0, d1 * wc.m + a, d2 * wc.m + bIndex, d3}, ctx);
           Value value = outputs[a * wc.m + bIndex];
-          if (!wc.initValue)
-            value = arith::AddFOp::create(
-                nb, loc,
-                AffineVectorLoadOp::create(nb, loc, vectorType, output, map,
-                                           ivs),
-                value);
-          else if (*wc.initValue != 0.0)
-            value = arith::AddFOp::create(nb, loc,
-                                          combiner.splat(*wc.initValue), value);
-          AffineVectorStoreOp::create(nb, loc, value, output, map, ivs);
+          Value init;
+          if (wc.initValue && *wc.initValue != 0.0)
+            init = combiner.splat(*wc.initValue);
+          emitGuarded(
+              nb, loc, ivs, Type(),
+              {{d1 * wc.m + a, (th - 1) * wc.m + a, wc.h - 1},
+               {d2 * wc.m + bIndex, (tw - 1) * wc.m + bIndex, wc.w - 1}},
+              [&](OpBuilder &gb) -> Value {
+                Value stored = value;
+                if (!wc.initValue)
+                  stored = arith::AddFOp::create(
+                      gb, loc,
+                      AffineVectorLoadOp::create(gb, loc, vectorType, output,
+                                                 map, ivs),
+                      stored);
+                else if (init)
+                  stored = arith::AddFOp::create(gb, loc, init, stored);
+                AffineVectorStoreOp::create(gb, loc, stored, output, map, ivs);
+                return Value();
+              },
+              nullptr);
         }
       polyblocks::recordDecision(
           root, DEBUG_TYPE,
