@@ -1,12 +1,13 @@
-// A constant tensor (a weight) becomes one flat LLVM array, not an array of
-// rows (one LLVM constant per row made compiling ResNet-50 take a minute
-// and 4 GB); the program still computes with it in its shape. The weight as
+// A constant tensor (a weight) becomes one flat LLVM array of its bytes, not
+// an array of rows (one LLVM constant per row made compiling ResNet-50 take
+// a minute and 4 GB) nor of floats (written out one by one); the program
+// still computes with it in its shape. The weight as
 // written is gone: only its packed panels remain (20 rows: too many to
 // stream, the register-tiled nest packs it at compile time).
 // RUN: %pbtool compile %s --compile-to=s5 -o - | FileCheck %s --implicit-check-not='@__constant_8x24xf32('
 // RUN: %pbtool run %s '--input=20x8xf32=1' | FileCheck %s --check-prefix=RESULT
 
-// CHECK: llvm.mlir.global private constant @__constant_8x24xf32_packed(dense<"0x{{[0-9A-F]+}}"> : tensor<192xf32>) {addr_space = 0 : i32, alignment = 64 : i64} : !llvm.array<192 x f32>
+// CHECK: llvm.mlir.global private constant @__constant_8x24xf32_packed(dense<"0x{{[0-9A-F]+}}"> : tensor<768xi8>) {addr_space = 0 : i32, alignment = 64 : i64} : !llvm.array<768 x i8>
 // The column sums of the weight, (sum over i of (24 i + j) mod 7):
 // RESULT: result0: 20x24xf32={{\[\[}}21 22 23 24 25 26 27 21 22 23 24 25 26 27 21 22 23 24 25 26 27 21 22 23]
 func.func @times_weight(%x: tensor<20x8xf32>) -> tensor<20x24xf32> {
