@@ -10,13 +10,13 @@
 // CPU:      pb-set-machine-model{machine={target = "cpu", vector_bits = 256 : i64, vector_registers = 16 : i64
 // CPU:        pb-unroll-short-loops
 // CPU-NEXT:   pb-permute-for-vectorization,
+// CPU-NEXT:   affine-scalrep,
 // CPU-NEXT:   pb-stream-skinny-contraction
 // CPU-NEXT:   ),
 // CPU-NEXT:   pb-register-tile-contraction
 // CPU-NEXT:   func.func(
 // CPU-NEXT:   pb-fuse-epilogues
 // CPU-NEXT:   pb-register-tile-depthwise
-// CPU-NEXT:   affine-scalrep,
 // CPU-NEXT:   pb-forward-fills,
 // CPU-NEXT:   pb-fuse-producer-slices
 // CPU-NEXT:   affine-loop-invariant-code-motion,

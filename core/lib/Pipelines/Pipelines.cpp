@@ -263,6 +263,11 @@ static OpPassManager &addCPUMicroKernels(OpPassManager &pm,
                                          OpPassManager &fpm) {
   fpm.addPass(createPBUnrollShortLoops());
   fpm.addPass(createPBPermuteForVectorization());
+  // Upstream scalar replacement compares every pair of accesses to a buffer
+  // in a function: before the micro-kernels, whose unrolled tiles and
+  // transforms hold tens of accesses per buffer, it takes a tenth of the
+  // time (MobileNetV2: 0.48 -> 0.05 s; the S3 output of the zoo unchanged).
+  fpm.addPass(affine::createAffineScalarReplacementPass());
   fpm.addPass(createPBStreamSkinnyContraction());
   pm.addPass(createPBRegisterTileContraction());
   OpPassManager &after = pm.nest<func::FuncOp>();
@@ -277,7 +282,9 @@ static OpPassManager &addCPUMicroKernels(OpPassManager &pm,
 /// brought together kept in registers. (Invariant loads leave the inner
 /// loops first, so that those loops can fuse too.)
 static void addFusion(OpPassManager &fpm, bool cpu) {
-  fpm.addPass(affine::createAffineScalarReplacementPass());
+  // (On the CPU, scalar replacement ran before the micro-kernels.)
+  if (!cpu)
+    fpm.addPass(affine::createAffineScalarReplacementPass());
   fpm.addPass(createPBForwardFills());
   if (cpu)
     fpm.addPass(createPBFuseProducerSlices());
