@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassOptions.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -416,8 +417,11 @@ void buildS4Pipeline(OpPassManager &pm, const PipelineOptions &options) {
     // gpu.launch -> scf.for over blocks and threads, then the CPU's S4
     pm.addNestedPass<func::FuncOp>(createPBEmulateGPULaunches());
   } else if (options.parallelize) {
-    // scf.parallel -> omp, then one fork for consecutive parallel loops,
-    // whose threads claim chunks instead of meeting at barriers
+    // scf.forall (parallel structures of the tensor program) ->
+    // scf.parallel; scf.parallel -> omp, then one fork for consecutive
+    // parallel loops, whose threads claim chunks instead of meeting at
+    // barriers
+    pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
     pm.addPass(createConvertSCFToOpenMPPass());
     pm.addNestedPass<func::FuncOp>(createPBMergeParallelRegions());
     pm.addPass(createPBBarrierFreeWorksharing());
