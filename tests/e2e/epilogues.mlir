@@ -3,6 +3,7 @@
 // CHECK: PASS @linear_gelu
 // CHECK: PASS @linear_residual_kept
 // CHECK: PASS @linear_rows_scale
+// CHECK: PASS @scores_masked
 // Covers: pb-fuse-epilogues: a matmul's bias and erf GELU computed on its
 // register tiles (40 rows: two tiles of 14, then 12; in place), a residual
 // add whose matmul result is also returned (its tiles stored too), and a
@@ -71,6 +72,24 @@ module {
       %gt = arith.cmpf ogt, %s, %zero2 : f32
       %m = arith.select %gt, %s, %zero2 : f32
       linalg.yield %m : f32
+    } -> tensor<28x32xf32>
+    return %r : tensor<28x32xf32>
+  }
+
+  // A mask of i1 (one byte per element in memory) selecting the scores:
+  // not read as vectors of i1 (those are bits), so not computed on the
+  // register tiles; checked against the reference.
+  func.func @scores_masked(%q: tensor<28x16xf32>, %kt: tensor<16x32xf32>, %mask: tensor<28x32xi1>) -> tensor<28x32xf32> {
+    %zero = arith.constant 0.0 : f32
+    %ninf = arith.constant -1.0e9 : f32
+    %e = tensor.empty() : tensor<28x32xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<28x32xf32>) -> tensor<28x32xf32>
+    %s = linalg.matmul ins(%q, %kt : tensor<28x16xf32>, tensor<16x32xf32>) outs(%f : tensor<28x32xf32>) -> tensor<28x32xf32>
+    %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+        ins(%mask, %s : tensor<28x32xi1>, tensor<28x32xf32>) outs(%e : tensor<28x32xf32>) {
+    ^bb0(%k: i1, %x: f32, %o: f32):
+      %v = arith.select %k, %ninf, %x : f32
+      linalg.yield %v : f32
     } -> tensor<28x32xf32>
     return %r : tensor<28x32xf32>
   }

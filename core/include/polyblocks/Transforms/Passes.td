@@ -1578,7 +1578,9 @@ def PBFuseEpilogues : Pass<"pb-fuse-epilogues", "::mlir::func::FuncOp"> {
     `%v[%c, 0, 0]` of a `memref<Cx1x1xf32>` (batch norm's shift, as
     torch-mlir hands it over), strided by its subscripts but contiguous in
     memory along `C`'s last dimension, is read as a vector of the buffer
-    collapsed to one dimension (`memref.collapse_shape`).
+    collapsed to one dimension (`memref.collapse_shape`). An operand of
+    elements narrower than a byte (i1: a byte each in memory, a bit each in
+    a vector) that moves along the lanes keeps the consumer apart.
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::vector::VectorDialect"];

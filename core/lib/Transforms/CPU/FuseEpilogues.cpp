@@ -207,6 +207,12 @@ matchEpilogue(const llvm::SmallPtrSetImpl<Value> &written, Value result,
     if (&op == e.resultLoad.getOperation() || !isa<AffineLoadOp>(op))
       continue;
     polyblocks::AccessStride stride = polyblocks::getAccessStride(&op, lanes);
+    // A vector of i1 is bits, a memref of i1 a byte per element (a mask):
+    // such an operand cannot be read as a vector.
+    Type element = cast<AffineLoadOp>(op).getType();
+    if (stride != polyblocks::AccessStride::Invariant &&
+        element.isIntOrFloat() && element.getIntOrFloatBitWidth() % 8 != 0)
+      return std::nullopt;
     if (stride == polyblocks::AccessStride::Contiguous)
       e.vectorLoads.insert(&op);
     if (stride != polyblocks::AccessStride::Strided)
