@@ -191,6 +191,20 @@ TEST(HeuristicsTest, WinogradTileLeavesEnoughRowsPerMatmul) {
   }
 }
 
+// All keys in one step while a head's scores fit in a quarter of L2; else
+// the largest multiple of the lanes dividing the keys that fits; none when
+// no such block divides them.
+TEST(HeuristicsTest, AttentionKeyBlockKeepsScoresInL2) {
+  EXPECT_EQ(chooseAttentionKeyBlock(sapphireRapids(), 128, 128), 128);
+  EXPECT_EQ(chooseAttentionKeyBlock(zen3(), 128, 128), 128);
+  // 1024 x 1024 scores (4 MiB) against 512 KiB: blocks of 128 keys.
+  EXPECT_EQ(chooseAttentionKeyBlock(sapphireRapids(), 1024, 1024), 128);
+  // 128 KiB a quarter of Zen 3's L2: 32 keys of 1024 queries.
+  EXPECT_EQ(chooseAttentionKeyBlock(zen3(), 1024, 1024), 32);
+  EXPECT_EQ(chooseAttentionKeyBlock(zen3(), 1024, 1000), 8);
+  EXPECT_EQ(chooseAttentionKeyBlock(sapphireRapids(), 1024, 1001), 0);
+}
+
 TEST(HeuristicsTest, WorkClaimsFollowTheThreads) {
   CPUModel two = sapphireRapids();
   two.numThreads = 2;

@@ -128,6 +128,8 @@ static void addTensorOptimizations(OpPassManager &pm,
   fpm.addPass(createPBFoldScaleShift());
   fpm.addPass(createPBCollapseContractionDims());
   fpm.addPass(createPBFuseElementwise());
+  if (!isGPUTarget(options.target))
+    fpm.addPass(createPBFuseAttention());
   fpm.addPass(createPBPadInPlace());
   fpm.addPass(createCanonicalizerPass());
 }

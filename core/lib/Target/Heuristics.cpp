@@ -125,6 +125,20 @@ WinogradTile chooseWinogradTile(const CPUModel &cpu, int64_t batch,
   return best;
 }
 
+int64_t chooseAttentionKeyBlock(const CPUModel &cpu, int64_t queries,
+                                int64_t keys) {
+  int64_t budget = int64_t(cpu.l2CacheKiB) * 1024 / 4;
+  if (queries * keys * 4 <= budget)
+    return keys;
+  int64_t lanes = cpu.getF32Lanes();
+  for (int64_t block =
+           budget / (std::max<int64_t>(1, queries) * 4) / lanes * lanes;
+       block >= lanes; block -= lanes)
+    if (keys % block == 0)
+      return block;
+  return 0;
+}
+
 StreamedMatmul chooseStreamedMatmul(const CPUModel &cpu) {
   return StreamedMatmul{std::max(1u, cpu.numVectorRegisters / 2),
                         cpu.l2CacheKiB, std::max(1u, cpu.numThreads),

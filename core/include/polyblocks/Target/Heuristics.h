@@ -143,6 +143,15 @@ WinogradTile chooseWinogradTile(const CPUModel &cpu, int64_t batch,
                                 int64_t height, int64_t width,
                                 int64_t inChannels, int64_t outChannels);
 
+/// The keys one step of a fused attention takes (pb-fuse-attention): all of
+/// them when a head's scores (queries x keys f32) fit in a quarter of one
+/// core's L2 (they then stay in cache from their matmul through the softmax
+/// to the product with the values); else the largest multiple of the
+/// vector's f32 lanes dividing `keys` whose block of scores does; 0 when
+/// none does.
+int64_t chooseAttentionKeyBlock(const CPUModel &cpu, int64_t queries,
+                                int64_t keys);
+
 /// How matmuls with few rows are streamed (pb-stream-skinny-contraction).
 struct StreamedMatmul {
   /// Largest number of rows streamed: one accumulator per row, half the

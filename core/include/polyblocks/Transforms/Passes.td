@@ -323,6 +323,56 @@ def PBFoldScaleShift : Pass<"pb-fold-scale-shift", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def PBFuseAttention : Pass<"pb-fuse-attention", "::mlir::func::FuncOp"> {
+  let summary = "Compute attention as one nest over the heads with an online softmax over key blocks";
+  let description = [{
+    Runs on tensors (CPU). Attention as the exporters write it -- scores
+    `S = linalg.batch_matmul(Q, K)` ([B, Sq, D] x [B, D, Sk], zero init),
+    then elementwise ops on the scores (a scale, a mask, read through
+    projected permutations and `linalg.index`), a row maximum, `exp(x -
+    max)`, a row sum, a division by it, and `linalg.batch_matmul(P, V)`
+    (zero init), the softmax possibly on a view splitting B into batch and
+    heads -- becomes one `scf.forall` over the B heads whose body walks the
+    keys in blocks of Bk (chooseAttentionKeyBlock: all of them when a
+    head's scores fit in a quarter of L2) with an online softmax:
+
+    ```mlir
+    scf.forall (%h) in (B) {                 // heads, on the threads
+      m = -inf, l = 0, acc = 0                // per query row
+      scf.for %kb = 0 to Sk step Bk {
+        s = Q[h] K[h][:, kb : kb + Bk]        // the block's scores
+        s = prologue(s)                       // scale, mask at (h, i, kb + j)
+        m' = max(m, rowmax(s))
+        p = exp(s - m'); alpha = exp(m - m')  // (m' = -inf: 0 subtracted)
+        l = l * alpha + rowsum(p)
+        acc = acc * alpha + p V[h][kb : kb + Bk]
+      }
+      out[h] = acc / l
+    }
+    ```
+
+    The scores of the whole sequence are never written out: a block of
+    them is consumed by the softmax and the second product while it is in
+    cache, and the heads run in parallel (S4 turns the `scf.forall` into
+    an OpenMP loop); the matmuls in the body are register-tiled as any.
+    The same structure, heads over blocks and key blocks in a loop, is
+    what a GPU kernel of flash attention takes. Attention whose
+    intermediate values have other readers, other element types than f32,
+    or no key block dividing Sk is left as it is.
+  }];
+  let options = [
+    Option<"keyBlock", "key-block", "int64_t", /*default=*/"0",
+           "keys per step of the online softmax (default: 0, from the "
+           "machine model)">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def PBPadInPlace : Pass<"pb-pad-in-place", "::mlir::func::FuncOp"> {
   let summary = "Compute a padded tensor's interior in place: fill its border first, then insert the producer's result";
   let description = [{
