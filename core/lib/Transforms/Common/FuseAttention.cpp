@@ -85,8 +85,9 @@ static Value throughTrailingUnit(Value value) {
     RankedTensorType type = expand.getResultType();
     if (!groups.empty() && groups.back().size() == 2 &&
         type.getDimSize(type.getRank() - 1) == 1 &&
-        llvm::all_of(ArrayRef(groups).drop_back(),
-                     [](const ReassociationIndices &g) { return g.size() == 1; }))
+        llvm::all_of(
+            ArrayRef(groups).drop_back(),
+            [](const ReassociationIndices &g) { return g.size() == 1; }))
       return expand.getSrc();
   }
   return value;
@@ -217,8 +218,7 @@ static std::optional<Attention> matchAttention(linalg::BatchMatmulOp output) {
                  .getDefiningOp<linalg::LinalgOp>();
   double lowest = -std::numeric_limits<double>::infinity();
   if (!max ||
-      !isRowReduction<arith::MaximumFOp, arith::MaxNumFOp>(max, rank,
-                                                           lowest) ||
+      !isRowReduction<arith::MaximumFOp, arith::MaxNumFOp>(max, rank, lowest) ||
       max.getDpsInputs()[0] != scoresValue)
     return std::nullopt;
   a.max = max;
@@ -345,18 +345,18 @@ public:
     }
     Value q = slice3D(fb, a.scores.getDpsInputs()[0], head, a.queries, a.depth);
     Value k = slice3D(fb, a.scores.getDpsInputs()[1], head, a.depth, a.keys);
-    Value v = slice3D(fb, a.output.getDpsInputs()[1], head, a.keys, a.valueDepth);
-    Value ninf =
-        constant(fb, -std::numeric_limits<float>::infinity());
+    Value v =
+        slice3D(fb, a.output.getDpsInputs()[1], head, a.keys, a.valueDepth);
+    Value ninf = constant(fb, -std::numeric_limits<float>::infinity());
     Value zero = constant(fb, 0.0f);
     Value m0 = filled(fb, {a.queries}, ninf);
     Value l0 = filled(fb, {a.queries}, zero);
     Value acc0 = filled(fb, {a.queries, a.valueDepth}, zero);
-    auto keyLoop = scf::ForOp::create(
-        fb, loc, arith::ConstantIndexOp::create(fb, loc, 0),
-        arith::ConstantIndexOp::create(fb, loc, a.keys),
-        arith::ConstantIndexOp::create(fb, loc, keyBlock),
-        ValueRange{m0, l0, acc0});
+    auto keyLoop =
+        scf::ForOp::create(fb, loc, arith::ConstantIndexOp::create(fb, loc, 0),
+                           arith::ConstantIndexOp::create(fb, loc, a.keys),
+                           arith::ConstantIndexOp::create(fb, loc, keyBlock),
+                           ValueRange{m0, l0, acc0});
     {
       OpBuilder lb = OpBuilder::atBlockBegin(keyLoop.getBody());
       Value kb = keyLoop.getInductionVar();
@@ -366,11 +366,11 @@ public:
       Value kBlock = slice2D(lb, k, zeroIndex(lb), kb, a.depth, keyBlock);
       Value vBlock = slice2D(lb, v, kb, zeroIndex(lb), keyBlock, a.valueDepth);
       // s = q k[:, kb : kb + B], then the prologue on it.
-      Value s = linalg::MatmulOp::create(
-                    lb, loc, ValueRange{q, kBlock},
-                    ValueRange{filled(lb, {a.queries, keyBlock},
-                                      constant(lb, 0.0f))})
-                    ->getResult(0);
+      Value s =
+          linalg::MatmulOp::create(
+              lb, loc, ValueRange{q, kBlock},
+              ValueRange{filled(lb, {a.queries, keyBlock}, constant(lb, 0.0f))})
+              ->getResult(0);
       for (auto [op, carried] : llvm::zip_equal(a.prologue, a.carried))
         s = cloneOnBlock(lb, op, carried, s, kb);
       // The block's row maxima, and the new running maximum.
@@ -471,8 +471,8 @@ private:
         ArrayRef<OpFoldResult>{ob.getIndexAttr(1), ob.getIndexAttr(1),
                                ob.getIndexAttr(1)});
   }
-  Value slice2D(OpBuilder &ob, Value value, Value row, Value col,
-                int64_t rows, int64_t cols) {
+  Value slice2D(OpBuilder &ob, Value value, Value row, Value col, int64_t rows,
+                int64_t cols) {
     return tensor::ExtractSliceOp::create(
         ob, loc, value, ArrayRef<OpFoldResult>{row, col},
         ArrayRef<OpFoldResult>{ob.getIndexAttr(rows), ob.getIndexAttr(cols)},
@@ -491,22 +491,22 @@ private:
   Value safeMax(OpBuilder &eb, Location el, Value max) {
     Value ninf = arith::ConstantOp::create(
         eb, el, eb.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
-    Value none = arith::CmpFOp::create(eb, el, arith::CmpFPredicate::OEQ, max,
-                                       ninf);
+    Value none =
+        arith::CmpFOp::create(eb, el, arith::CmpFPredicate::OEQ, max, ninf);
     Value zero = arith::ConstantOp::create(eb, el, eb.getF32FloatAttr(0.0f));
     return arith::SelectOp::create(eb, el, none, zero, max);
   }
   /// An elementwise op on 1-D tensors of a value per query.
-  Value elementwise1D(OpBuilder &ob, ValueRange inputs,
-                      function_ref<Value(OpBuilder &, Location, ValueRange)> fn) {
+  Value
+  elementwise1D(OpBuilder &ob, ValueRange inputs,
+                function_ref<Value(OpBuilder &, Location, ValueRange)> fn) {
     AffineMap id = AffineMap::getMultiDimIdentityMap(1, b.getContext());
     SmallVector<AffineMap> maps(inputs.size() + 1, id);
     return linalg::GenericOp::create(
                ob, loc, TypeRange{inputs[0].getType()}, inputs,
                ValueRange{empty(ob, {a.queries})}, maps, parallel(1),
                [&](OpBuilder &eb, Location el, ValueRange x) {
-                 linalg::YieldOp::create(eb, el,
-                                         fn(eb, el, x.drop_back()));
+                 linalg::YieldOp::create(eb, el, fn(eb, el, x.drop_back()));
                })
         ->getResult(0);
   }
@@ -515,8 +515,7 @@ private:
   Value rowCombine(OpBuilder &ob, Value x, Value start, bool max) {
     return linalg::GenericOp::create(
                ob, loc, TypeRange{start.getType()}, ValueRange{x},
-               ValueRange{start},
-               ArrayRef<AffineMap>{identity2D(), row2D()},
+               ValueRange{start}, ArrayRef<AffineMap>{identity2D(), row2D()},
                {utils::IteratorType::parallel, utils::IteratorType::reduction},
                [&](OpBuilder &eb, Location el, ValueRange v) {
                  Value r =
@@ -572,9 +571,8 @@ private:
         }
       }
       auto sliceType = RankedTensorType::get(shape, type.getElementType());
-      inputs.push_back(tensor::ExtractSliceOp::create(ob, loc, sliceType,
-                                                      operand, offsets, sizes,
-                                                      strides));
+      inputs.push_back(tensor::ExtractSliceOp::create(
+          ob, loc, sliceType, operand, offsets, sizes, strides));
       maps.push_back(AffineMap::get(2, 0, kept, b.getContext()));
     }
     maps.push_back(identity2D());
@@ -623,12 +621,13 @@ struct FuseAttentionPass
       std::optional<Attention> a = matchAttention(output);
       if (!a)
         continue;
-      int64_t block = keyBlock ? keyBlock
-                               : polyblocks::chooseAttentionKeyBlock(
-                                     cpu, a->queries, a->keys);
+      int64_t block =
+          keyBlock
+              ? keyBlock
+              : polyblocks::chooseAttentionKeyBlock(cpu, a->queries, a->keys);
       if (block <= 0 || a->keys % block != 0) {
-        LLVM_DEBUG(llvm::dbgs() << "not fusing: no key block divides "
-                                << a->keys << "\n");
+        LLVM_DEBUG(llvm::dbgs()
+                   << "not fusing: no key block divides " << a->keys << "\n");
         continue;
       }
       Value fused = AttentionBuilder(*a, block).build();
