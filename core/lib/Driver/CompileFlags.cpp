@@ -78,6 +78,10 @@ static const FlagInfo kFlags[] = {
      "size of one core's L2 cache for the tiling and fusion models, in KiB "
      "(default: 0, the host's for --cpu=host, else 512)",
      nullptr, &CompileFlags::l2CacheKiB},
+    {"l3-cache-kib", Kind::Unsigned,
+     "size of the last-level cache the cores share, in KiB, for the batch "
+     "tiling model (default: 0, the host's for --cpu=host, else 8192)",
+     nullptr, &CompileFlags::l3CacheKiB},
     {"threads", Kind::Unsigned,
      "threads the parallel loops are planned for (default: 0, the host's "
      "for --cpu=host, else 8)",
@@ -302,6 +306,7 @@ resolvePipelineOptions(const CompileFlags &flags, bool forTextualPipeline) {
         std::pair{flags.vectorRegisters, &cpu.numVectorRegisters},
         std::pair{flags.l1CacheKiB, &cpu.l1CacheKiB},
         std::pair{flags.l2CacheKiB, &cpu.l2CacheKiB},
+        std::pair{flags.l3CacheKiB, &cpu.l3CacheKiB},
         std::pair{flags.threads, &cpu.numThreads}})
     if (value != 0)
       *field = value;

@@ -157,6 +157,8 @@ CPUModel getCPUModel(llvm::TargetMachine &tm, bool host) {
       cpu.l1Ways = ways;
     if (unsigned kib = readHostCacheKiB(2))
       cpu.l2CacheKiB = kib;
+    if (unsigned kib = readHostCacheKiB(3))
+      cpu.l3CacheKiB = kib;
     if (unsigned threads = std::thread::hardware_concurrency())
       cpu.numThreads = threads;
   }

@@ -36,7 +36,8 @@ bool CPUModel::operator==(const CPUModel &other) const {
   return vectorBits == other.vectorBits &&
          numVectorRegisters == other.numVectorRegisters &&
          l1CacheKiB == other.l1CacheKiB && l1Ways == other.l1Ways &&
-         l2CacheKiB == other.l2CacheKiB && numThreads == other.numThreads &&
+         l2CacheKiB == other.l2CacheKiB && l3CacheKiB == other.l3CacheKiB &&
+         numThreads == other.numThreads &&
          cacheLineBytes == other.cacheLineBytes;
 }
 
@@ -106,6 +107,7 @@ SmallVector<NamedAttribute> MachineModel::toFields(MLIRContext *context) const {
       b.getNamedAttr("l1_kib", b.getI64IntegerAttr(cpu.l1CacheKiB)),
       b.getNamedAttr("l1_ways", b.getI64IntegerAttr(cpu.l1Ways)),
       b.getNamedAttr("l2_kib", b.getI64IntegerAttr(cpu.l2CacheKiB)),
+      b.getNamedAttr("l3_kib", b.getI64IntegerAttr(cpu.l3CacheKiB)),
       b.getNamedAttr("threads", b.getI64IntegerAttr(cpu.numThreads)),
       b.getNamedAttr("line_bytes", b.getI64IntegerAttr(cpu.cacheLineBytes)),
   };
@@ -131,6 +133,7 @@ std::optional<MachineModel> MachineModel::fromAttr(DictionaryAttr attr) {
   read("l1_kib", model.cpu.l1CacheKiB);
   read("l1_ways", model.cpu.l1Ways);
   read("l2_kib", model.cpu.l2CacheKiB);
+  read("l3_kib", model.cpu.l3CacheKiB);
   read("threads", model.cpu.numThreads);
   read("line_bytes", model.cpu.cacheLineBytes);
   if (isGPUTarget(model.target)) {

@@ -44,6 +44,7 @@ struct CompileFlags {
   unsigned vectorRegisters = 0;
   unsigned l1CacheKiB = 0;
   unsigned l2CacheKiB = 0;
+  unsigned l3CacheKiB = 0;
   unsigned threads = 0;
   // Experimental switches.
   bool fuse = false;

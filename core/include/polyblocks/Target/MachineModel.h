@@ -41,6 +41,8 @@ struct CPUModel {
   unsigned cacheLineBytes = 64;
   /// The level-1 data cache's associativity (lines per set).
   unsigned l1Ways = 8;
+  /// The last-level cache the cores share, in KiB (0: none known).
+  unsigned l3CacheKiB = 8192;
 
   /// f32 lanes of one vector register.
   unsigned getF32Lanes() const { return vectorBits / 32 ? vectorBits / 32 : 1; }
