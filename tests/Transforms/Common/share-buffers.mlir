@@ -81,3 +81,58 @@ func.func @left_alone(%n: index, %x: memref<16xf32>) {
   memref.dealloc %d : memref<?xf32>
   return
 }
+
+// -----
+
+// Buffers of a loop's body (pb-tile-batch's loop over images), allocated
+// and freed in each iteration, share the function's arena: the body counts
+// as placed before the loop, so %f, allocated before the loop and read in
+// it and after it, is live through all of it and keeps bytes of its own;
+// %t1 and %t2 of the body take the same offsets in every iteration, %t2
+// reusing none of %t1's (both live at the end of the body, where
+// deallocation leaves them).
+// CHECK-LABEL: func @loop_body
+// CHECK:         %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64, pb.arena} : memref<12288xi8>
+// CHECK:         memref.view %[[ARENA]]
+// CHECK:         scf.for
+// CHECK:           memref.view %[[ARENA]]
+// CHECK:           memref.view %[[ARENA]]
+// CHECK-NOT:       memref.dealloc
+// CHECK:         }
+// CHECK:         memref.dealloc %[[ARENA]]
+// CHECK-NEXT:    return
+func.func @loop_body(%x: memref<1024xf32>, %y: memref<4x1024xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %f = memref.alloc() {alignment = 64 : i64} : memref<1024xf32>
+  affine.for %i = 0 to 1024 {
+    %v = affine.load %x[%i] : memref<1024xf32>
+    affine.store %v, %f[%i] : memref<1024xf32>
+  }
+  scf.for %n = %c0 to %c4 step %c1 {
+    %t1 = memref.alloc() {alignment = 64 : i64} : memref<1024xf32>
+    affine.for %i = 0 to 1024 {
+      %v = affine.load %f[%i] : memref<1024xf32>
+      affine.store %v, %t1[%i] : memref<1024xf32>
+    }
+    %t2 = memref.alloc() {alignment = 64 : i64} : memref<1024xf32>
+    affine.for %i = 0 to 1024 {
+      %v = affine.load %t1[%i] : memref<1024xf32>
+      affine.store %v, %t2[%i] : memref<1024xf32>
+    }
+    %row = memref.subview %y[%n, 0] [1, 1024] [1, 1] : memref<4x1024xf32> to memref<1024xf32, strided<[1], offset: ?>>
+    affine.for %i = 0 to 1024 {
+      %v = affine.load %t2[%i] : memref<1024xf32>
+      affine.store %v, %row[%i] : memref<1024xf32, strided<[1], offset: ?>>
+    }
+    memref.dealloc %t1 : memref<1024xf32>
+    memref.dealloc %t2 : memref<1024xf32>
+  }
+  affine.for %i = 0 to 1024 {
+    %v = affine.load %f[%i] : memref<1024xf32>
+    affine.store %v, %x[%i] : memref<1024xf32>
+  }
+  memref.dealloc %f : memref<1024xf32>
+  return
+}

@@ -452,13 +452,18 @@ def PBShareBuffers : Pass<"pb-share-buffers", "::mlir::func::FuncOp"> {
   let summary = "Place a function's intermediate buffers in one arena, sharing bytes between buffers never live together";
   let description = [{
     The buffers that a function's body allocates and frees itself
-    (`memref.alloc` and its one `memref.dealloc` in that block; statically
-    shaped, identity layout, whole-byte elements, not returned) become
+    (`memref.alloc` and its one `memref.dealloc` in that block, or both in
+    the body of an `scf.for` in it, such as pb-tile-batch's loop over the
+    images; statically shaped, identity layout, whole-byte elements, not
+    returned) become
     `memref.view`s of one arena allocated at the function's start and freed
     before its return. Each buffer is live from its allocation to its
     release; largest first, each takes the lowest 64-byte-aligned offset
     where it overlaps no buffer live at the same time, so the arena is
-    about the peak of live bytes, not their sum.
+    about the peak of live bytes, not their sum. A loop's body counts as
+    placed before the loop: a buffer of the function that the loop uses is
+    live through all of it, one of the body within an iteration, its bytes
+    the same in every iteration.
 
     A network allocates hundreds of intermediate buffers per call, and the
     C library serves large ones from `mmap` and returns them to the system

@@ -4,8 +4,9 @@
 // large ones come from mmap and go back to the system when freed, so every
 // call faults their pages in again. This pass places the buffers of a
 // function's body whose lifetimes are known (allocated and freed in that
-// block) at offsets of one arena, buffers that are never live together
-// sharing bytes: one allocation per call, of the peak of live bytes.
+// block, or in the body of a loop in it) at offsets of one arena, buffers that
+// are never live together sharing bytes: one allocation per call, of the peak
+// of live bytes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -137,13 +139,27 @@ struct ShareBuffersPass
     auto returnOp = dyn_cast<func::ReturnOp>(block.getTerminator());
     if (!returnOp)
       return;
+    // Positions in one sequence: the body of a loop of the function's
+    // block (pb-tile-batch's loop over the images) comes before the loop,
+    // so that a buffer of the function used in the loop is live through
+    // all of the body, while one the body allocates and frees in an
+    // iteration is live within it (its bytes reused by every iteration).
     DenseMap<Operation *, int64_t> position;
-    for (auto [index, op] : llvm::enumerate(block))
-      position[&op] = index;
+    SmallVector<Block *> blocks{&block};
+    int64_t next = 0;
+    for (Operation &op : block) {
+      if (auto loop = dyn_cast<scf::ForOp>(op)) {
+        blocks.push_back(loop.getBody());
+        for (Operation &inner : *loop.getBody())
+          position[&inner] = next++;
+      }
+      position[&op] = next++;
+    }
     SmallVector<Buffer> buffers;
-    for (auto alloc : block.getOps<memref::AllocOp>())
-      if (std::optional<Buffer> buffer = getBuffer(alloc, position))
-        buffers.push_back(*buffer);
+    for (Block *owner : blocks)
+      for (auto alloc : owner->getOps<memref::AllocOp>())
+        if (std::optional<Buffer> buffer = getBuffer(alloc, position))
+          buffers.push_back(*buffer);
     if (buffers.size() < 2)
       return;
     int64_t size = placeBuffers(buffers);
