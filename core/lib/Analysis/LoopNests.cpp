@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Affine/LoopUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
 
@@ -23,6 +24,33 @@ SmallVector<AffineForOp> getOutermostLoops(func::FuncOp func) {
     return WalkResult::skip(); // loops inside it are not outermost
   });
   return loops;
+}
+
+SmallVector<AffineForOp> getSequentialRootLoops(func::FuncOp func) {
+  SmallVector<AffineForOp> loops;
+  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (auto loop = dyn_cast<AffineForOp>(op)) {
+      loops.push_back(loop);
+      return WalkResult::skip();
+    }
+    // Into sequential loops only: not into loops already on the threads,
+    // nor into the work a run-time check guards (scf.if).
+    if (op == func || isa<scf::ForOp, scf::WhileOp>(op))
+      return WalkResult::advance();
+    return op->getNumRegions() ? WalkResult::skip() : WalkResult::advance();
+  });
+  return loops;
+}
+
+bool isInsideSequentialLoop(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp()) {
+    if (isa<scf::ForOp, scf::WhileOp>(parent))
+      return true;
+    if (isa<func::FuncOp>(parent))
+      return false;
+  }
+  return false;
 }
 
 SmallVector<AffineForOp> getTopLevelLoops(func::FuncOp func) {

@@ -271,3 +271,40 @@ func.func @blocks_of_tiles(%in: memref<73x1024xf32>, %out: memref<73x1024xf32>) 
   }
   return
 }
+
+// -----
+
+// Nests in a loop over images (pb-tile-batch's scf.for) are roots as those
+// of the function's body: the rows of each image's nest run in parallel,
+// the loop over the images stays sequential. A nest that a run-time check
+// guards (scf.if) is not entered.
+// CHECK-LABEL: func @nest_per_image
+// CHECK:         scf.for %[[N:.*]] =
+// CHECK:           affine.parallel (%{{.*}}) = (0) to (256) {
+// CHECK:         scf.if
+// CHECK-NOT:       affine.parallel
+// CHECK:         return
+func.func @nest_per_image(%in: memref<4x256x256xf32>, %out: memref<4x256x256xf32>, %ok: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %n = %c0 to %c4 step %c1 {
+    %x = memref.subview %in[%n, 0, 0] [1, 256, 256] [1, 1, 1] : memref<4x256x256xf32> to memref<256x256xf32, strided<[256, 1], offset: ?>>
+    %y = memref.subview %out[%n, 0, 0] [1, 256, 256] [1, 1, 1] : memref<4x256x256xf32> to memref<256x256xf32, strided<[256, 1], offset: ?>>
+    affine.for %i = 0 to 256 {
+      affine.for %j = 0 to 256 {
+        %v = affine.load %x[%i, %j] : memref<256x256xf32, strided<[256, 1], offset: ?>>
+        affine.store %v, %y[%i, %j] : memref<256x256xf32, strided<[256, 1], offset: ?>>
+      }
+    }
+  }
+  scf.if %ok {
+    affine.for %i = 0 to 256 {
+      affine.for %j = 0 to 256 {
+        %v = affine.load %in[0, %i, %j] : memref<4x256x256xf32>
+        affine.store %v, %out[0, %i, %j] : memref<4x256x256xf32>
+      }
+    }
+  }
+  return
+}

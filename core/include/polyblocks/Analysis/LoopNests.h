@@ -14,6 +14,16 @@ namespace polyblocks {
 llvm::SmallVector<mlir::affine::AffineForOp>
 getOutermostLoops(mlir::func::FuncOp func);
 
+/// The affine.for loops of `func` that only sequential loops (scf.for,
+/// scf.while) enclose, if anything: those directly in its body and those
+/// of loops over them (pb-tile-batch's loop over the images), in program
+/// order.
+llvm::SmallVector<mlir::affine::AffineForOp>
+getSequentialRootLoops(mlir::func::FuncOp func);
+
+/// True if an scf.for or scf.while of its function encloses `op`.
+bool isInsideSequentialLoop(mlir::Operation *op);
+
 /// The affine.for loops directly in the body of `func`, in program order.
 llvm::SmallVector<mlir::affine::AffineForOp>
 getTopLevelLoops(mlir::func::FuncOp func);

@@ -1693,7 +1693,10 @@ def PBParallelizeOuterLoops
     : Pass<"pb-parallelize-outer-loops", "::mlir::func::FuncOp"> {
   let summary = "Run the outermost parallel loop of each large enough nest on all cores";
   let description = [{
-    For every top-level loop nest, finds the outermost `affine.for` that
+    For every top-level loop nest (a nest of the function's body, or of a
+    sequential `scf.for` in it such as pb-tile-batch's loop over the images,
+    whose nests each do one image's work as at batch 1; not one a run-time
+    check's `scf.if` guards), finds the outermost `affine.for` that
     carries no dependence and has at least two iterations (or its parallel
     child, when it has fewer than 8 iterations and the child more: 3
     channels on 2 threads would leave one idle a third of the time), and

@@ -138,6 +138,8 @@ static void findParallelLoops(AffineForOp loop,
 }
 
 /// True if every loop around `loop`, up to `root`, has a single iteration.
+/// (A nest in a loop over images, pb-tile-batch's, counts as entered once:
+/// each entry does one image's work, as at batch 1.)
 static bool isEnteredOnce(AffineForOp loop, AffineForOp root) {
   for (AffineForOp outer = loop; outer != root;) {
     outer = outer->getParentOfType<AffineForOp>();
@@ -157,7 +159,7 @@ struct ParallelizeOuterLoopsPass
     // A function whose nests all together do less work than waking the
     // threads is worth runs on the calling thread.
     SmallVector<AffineForOp> roots =
-        polyblocks::getTopLevelLoops(getOperation());
+        polyblocks::getSequentialRootLoops(getOperation());
     uint64_t total = 0;
     for (AffineForOp root : roots)
       total += countInnermostIterations(root);
