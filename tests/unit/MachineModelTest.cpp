@@ -205,6 +205,22 @@ TEST(HeuristicsTest, AttentionKeyBlockKeepsScoresInL2) {
   EXPECT_EQ(chooseAttentionKeyBlock(sapphireRapids(), 1024, 1001), 0);
 }
 
+TEST(HeuristicsTest, BatchTiledActivationsOutgrowTheLastLevelCache) {
+  CPUModel cpu = sapphireRapids();
+  cpu.l3CacheKiB = 32 * 1024;
+  // MobileNetV2 at batch 8: the 8x112x112x96 expansion (38.5 MB) and the
+  // 8x56x56x144 ones (14.5 MB) are made an image at a time, the
+  // 8x28x28x144 (3.6 MB) stays batched.
+  EXPECT_TRUE(isBatchTiledActivation(cpu, 8 * 112 * 112 * 96 * 4, 8));
+  EXPECT_TRUE(isBatchTiledActivation(cpu, 8 * 56 * 56 * 144 * 4, 8));
+  EXPECT_FALSE(isBatchTiledActivation(cpu, 8 * 28 * 28 * 144 * 4, 8));
+  // One image: nothing to tile; one image too large for the cache: no gain.
+  EXPECT_FALSE(isBatchTiledActivation(cpu, 112 * 112 * 96 * 4, 1));
+  EXPECT_FALSE(isBatchTiledActivation(cpu, int64_t(2) * 20 * 1024 * 1024, 2));
+  cpu.l3CacheKiB = 0;
+  EXPECT_FALSE(isBatchTiledActivation(cpu, 8 * 112 * 112 * 96 * 4, 8));
+}
+
 TEST(HeuristicsTest, WorkClaimsFollowTheThreads) {
   CPUModel two = sapphireRapids();
   two.numThreads = 2;

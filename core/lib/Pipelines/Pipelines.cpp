@@ -130,6 +130,8 @@ static void addTensorOptimizations(OpPassManager &pm,
   fpm.addPass(createPBFuseElementwise());
   if (!isGPUTarget(options.target))
     fpm.addPass(createPBFuseAttention());
+  if (!isGPUTarget(options.target))
+    fpm.addPass(createPBTileBatch());
   fpm.addPass(createPBPadInPlace());
   fpm.addPass(createCanonicalizerPass());
 }

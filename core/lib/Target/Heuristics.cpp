@@ -125,6 +125,11 @@ WinogradTile chooseWinogradTile(const CPUModel &cpu, int64_t batch,
   return best;
 }
 
+bool isBatchTiledActivation(const CPUModel &cpu, int64_t bytes, int64_t batch) {
+  int64_t llc = int64_t(cpu.l3CacheKiB) * 1024;
+  return batch > 1 && llc > 0 && bytes > llc / 4 && bytes / batch <= llc / 2;
+}
+
 int64_t chooseAttentionKeyBlock(const CPUModel &cpu, int64_t queries,
                                 int64_t keys) {
   int64_t budget = int64_t(cpu.l2CacheKiB) * 1024 / 4;

@@ -152,6 +152,13 @@ WinogradTile chooseWinogradTile(const CPUModel &cpu, int64_t batch,
 int64_t chooseAttentionKeyBlock(const CPUModel &cpu, int64_t queries,
                                 int64_t keys);
 
+/// Whether a batched activation of `bytes` (`batch` images) is better made
+/// and used one image at a time (pb-tile-batch): at full batch it outgrows
+/// a quarter of the last-level cache, so the op after it reads it back from
+/// memory, while one image's share fits in half of that cache, where it
+/// stays between the two ops.
+bool isBatchTiledActivation(const CPUModel &cpu, int64_t bytes, int64_t batch);
+
 /// How matmuls with few rows are streamed (pb-stream-skinny-contraction).
 struct StreamedMatmul {
   /// Largest number of rows streamed: one accumulator per row, half the

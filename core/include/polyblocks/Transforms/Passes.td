@@ -373,6 +373,43 @@ def PBFuseAttention : Pass<"pb-fuse-attention", "::mlir::func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def PBTileBatch : Pass<"pb-tile-batch", "::mlir::func::FuncOp"> {
+  let summary = "Run the leading ops of a batched network one image at a time while its activations outgrow the last-level cache";
+  let description = [{
+    Runs on tensors (CPU). A batched network makes each activation for all
+    its images before the next op reads it; where the activation outgrows
+    the last-level cache, the next op reads it back from memory
+    (MobileNetV2 at batch 8: the 8x112x112x96 expansion, 38.5 MB, written
+    by a 1x1 convolution and read by a depthwise one). The ops up to the
+    cut -- the last op, in program order, that reads or makes such an
+    activation (isBatchTiledActivation: over a quarter of the L3 at full
+    batch, one image's share within half of it), followed on through the
+    elementwise ops that alone read its result -- are tiled by one image
+    and fused into one `scf.for` over the images (upstream
+    `tileConsumerAndFuseProducersUsingSCF`):
+
+    ```mlir
+    %out = scf.for %n = 0 to 8 step 1 iter_args(%acc = %init) {
+      %x = tensor.extract_slice %input[%n, 0, 0, 0] [1, 224, 224, 3] ...
+      ...                                  // the leading ops, one image
+      %r = tensor.insert_slice %y into %acc[%n, 0, 0, 0] [1, 28, 28, 144] ...
+      scf.yield %r
+    }
+    ```
+
+    Each image's activations then pass from op to op through the cache,
+    and the ops within run on the threads as at batch 1. An op fuses when
+    it computes each image from that image's operands alone (a linalg op
+    whose result's dim 0 is a parallel loop that reads only dim 0 of the
+    operands with the batch, or a `tensor.pad` leaving dim 0 alone); one
+    whose result is also read after the cut is yielded by the loop as
+    well. The ops after the cut, where the weights are larger than the
+    activations, stay batched.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def PBPadInPlace : Pass<"pb-pad-in-place", "::mlir::func::FuncOp"> {
   let summary = "Compute a padded tensor's interior in place: fill its border first, then insert the producer's result";
   let description = [{
