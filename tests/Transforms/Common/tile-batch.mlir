@@ -56,9 +56,11 @@ func.func @chain(%x: tensor<4x16x16x8xf32>, %w: tensor<3x3x8x16xf32>, %w1: tenso
 // -----
 
 // The ReLU's result is also returned, read after the cut (as by a
-// residual connection across it): the loop yields it as well.
+// residual connection across it): the loop yields it as well (the doubled
+// input before it stays in the loop).
 // CHECK-LABEL: func.func @read_after_cut
 // CHECK:         %[[LOOP:.*]]:2 = scf.for {{.*}} -> (tensor<4x16x16x16xf32>, tensor<4x16x16x4xf32>) {
+// CHECK:           linalg.generic
 // CHECK:           %[[R:.*]] = linalg.generic
 // CHECK:           } -> tensor<1x16x16x16xf32>
 // CHECK:           %[[Y:.*]] = linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[R]], {{.*}} -> tensor<1x16x16x4xf32>
@@ -72,8 +74,14 @@ func.func @chain(%x: tensor<4x16x16x8xf32>, %w: tensor<3x3x8x16xf32>, %w1: tenso
 #ch = affine_map<(n, h, w, c) -> (n, c)>
 func.func @read_after_cut(%x: tensor<4x16x16x16xf32>, %w1: tensor<1x1x16x4xf32>) -> (tensor<4x4xf32>, tensor<4x16x16x16xf32>) {
   %zero = arith.constant 0.0 : f32
+  %two = arith.constant 2.0 : f32
   %e = tensor.empty() : tensor<4x16x16x16xf32>
-  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<4x16x16x16xf32>) outs(%e : tensor<4x16x16x16xf32>) {
+  %d = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<4x16x16x16xf32>) outs(%e : tensor<4x16x16x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.mulf %a, %two : f32
+    linalg.yield %m : f32
+  } -> tensor<4x16x16x16xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%d : tensor<4x16x16x16xf32>) outs(%e : tensor<4x16x16x16xf32>) {
   ^bb0(%a: f32, %o: f32):
     %m = arith.maximumf %a, %zero : f32
     linalg.yield %m : f32
@@ -156,4 +164,33 @@ func.func @read_before_cut(%x: tensor<16x16x16x16xf32>) -> tensor<16x16x16x16xf3
     linalg.yield %u : f32
   } -> tensor<16x16x16x16xf32>
   return %s : tensor<16x16x16x16xf32>
+}
+
+// -----
+
+// Only the cut would run in the loop (its producer, a matmul, stays
+// batched: split by image, its weight would be packed once per image), and
+// no large activation would stay in the loop: nothing is tiled.
+// CHECK-LABEL: func.func @matmul_then_gelu
+// CHECK-NOT:     scf.for
+#in = affine_map<(b, s, n, k) -> (b, s, k)>
+#w = affine_map<(b, s, n, k) -> (k, n)>
+#out = affine_map<(b, s, n, k) -> (b, s, n)>
+#id = affine_map<(b, s, n) -> (b, s, n)>
+func.func @matmul_then_gelu(%x: tensor<4x64x64xf32>, %w: tensor<64x256xf32>) -> tensor<4x64x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x64x256xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x64x256xf32>) -> tensor<4x64x256xf32>
+  %m = linalg.generic {indexing_maps = [#in, #w, #out], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : tensor<4x64x64xf32>, tensor<64x256xf32>) outs(%f : tensor<4x64x256xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<4x64x256xf32>
+  %g = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%m : tensor<4x64x256xf32>) outs(%e : tensor<4x64x256xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %t = math.tanh %a : f32
+    linalg.yield %t : f32
+  } -> tensor<4x64x256xf32>
+  return %g : tensor<4x64x256xf32>
 }

@@ -399,12 +399,16 @@ def PBTileBatch : Pass<"pb-tile-batch", "::mlir::func::FuncOp"> {
 
     Each image's activations then pass from op to op through the cache,
     and the ops within run on the threads as at batch 1. An op fuses when
-    it computes each image from that image's operands alone (a linalg op
-    whose result's dim 0 is a parallel loop that reads only dim 0 of the
-    operands with the batch, or a `tensor.pad` leaving dim 0 alone); one
-    whose result is also read after the cut is yielded by the loop as
-    well. The ops after the cut, where the weights are larger than the
-    activations, stay batched.
+    it computes each image from that image's operands alone: a
+    convolution or pooling, an elementwise `linalg.generic`, a fill or a
+    transpose whose result's dim 0 is a parallel loop that reads only dim
+    0 of the operands with the batch, or a `tensor.pad` leaving dim 0
+    alone. Matmuls do not: split by image, a matmul's weight is packed and
+    read once per image (a transformer layer at batch 8 ran four times
+    slower). One whose result is also read after the cut is yielded by the
+    loop as well. Nothing changes unless a large activation is made and
+    read within the loop, never leaving it. The ops after the cut, where
+    the weights are larger than the activations, stay batched.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect"];

@@ -51,8 +51,18 @@ static int64_t getImageLoop(Operation *op, int64_t batch) {
       return -1;
     return 0;
   }
+  // Convolutions, poolings and the ops around them; not matmuls: split by
+  // image, a matmul's weight would be packed and read once per image (a
+  // transformer's layers, whose weights outweigh an image's activations,
+  // ran four times slower).
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp || !linalgOp.hasPureTensorSemantics())
+    return -1;
+  bool elementwise =
+      isa<linalg::GenericOp>(op) && linalgOp.getNumReductionLoops() == 0;
+  if (!elementwise &&
+      !isa<linalg::ConvolutionOpInterface, linalg::FillOp, linalg::TransposeOp>(
+          op))
     return -1;
   AffineMap resultMap =
       linalgOp.getIndexingMapMatchingResult(cast<OpResult>(op->getResult(0)));
@@ -186,6 +196,24 @@ struct TileBatchPass : public polyblocks::impl::PBTileBatchBase<TileBatchPass> {
     for (Operation &op : body)
       if (inLoop.contains(&op))
         ordered.push_back(&op);
+    // The loop pays for itself where an activation too large for the
+    // cache is made and read in it, never leaving it.
+    bool keepsOneInCache = llvm::any_of(ordered, [&](Operation *op) {
+      Value result = op->getResult(0);
+      auto type = cast<RankedTensorType>(result.getType());
+      int64_t bytes = type.getNumElements() *
+                      llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+      return op != cut &&
+             polyblocks::isBatchTiledActivation(cpu, bytes, batch) &&
+             llvm::all_of(result.getUsers(), [&](Operation *user) {
+               return inLoop.contains(user);
+             });
+    });
+    if (!keepsOneInCache) {
+      LLVM_DEBUG(llvm::dbgs() << "not tiling: no large activation stays in "
+                                 "the loop\n");
+      return;
+    }
     // A result read before the cut by an op left out of the loop (one
     // mixing the images) would be read before the loop makes it.
     for (Operation *op : ordered)
