@@ -42,17 +42,6 @@ SmallVector<AffineForOp> getSequentialRootLoops(func::FuncOp func) {
   return loops;
 }
 
-bool isInsideSequentialLoop(Operation *op) {
-  for (Operation *parent = op->getParentOp(); parent;
-       parent = parent->getParentOp()) {
-    if (isa<scf::ForOp, scf::WhileOp>(parent))
-      return true;
-    if (isa<func::FuncOp>(parent))
-      return false;
-  }
-  return false;
-}
-
 SmallVector<AffineForOp> getTopLevelLoops(func::FuncOp func) {
   return llvm::to_vector(func.getBody().getOps<AffineForOp>());
 }

@@ -128,10 +128,10 @@ static void addTensorOptimizations(OpPassManager &pm,
   fpm.addPass(createPBFoldScaleShift());
   fpm.addPass(createPBCollapseContractionDims());
   fpm.addPass(createPBFuseElementwise());
-  if (!isGPUTarget(options.target))
+  if (!isGPUTarget(options.target)) {
     fpm.addPass(createPBFuseAttention());
-  if (!isGPUTarget(options.target))
     fpm.addPass(createPBTileBatch());
+  }
   fpm.addPass(createPBPadInPlace());
   fpm.addPass(createCanonicalizerPass());
 }
@@ -270,8 +270,9 @@ static OpPassManager &addCPUMicroKernels(OpPassManager &pm,
   fpm.addPass(createPBPermuteForVectorization());
   // Upstream scalar replacement compares every pair of accesses to a buffer
   // in a function: before the micro-kernels, whose unrolled tiles and
-  // transforms hold tens of accesses per buffer, it takes a tenth of the
-  // time (MobileNetV2: 0.48 -> 0.008 s; the S3 output of the zoo unchanged).
+  // transforms hold tens of accesses per buffer, it takes far less time
+  // (bench/RESULTS.md, notes: compile time and memory; the S3 output of the
+  // zoo unchanged).
   fpm.addPass(affine::createAffineScalarReplacementPass());
   fpm.addPass(createPBStreamSkinnyContraction());
   pm.addPass(createPBRegisterTileContraction());

@@ -21,9 +21,6 @@ getOutermostLoops(mlir::func::FuncOp func);
 llvm::SmallVector<mlir::affine::AffineForOp>
 getSequentialRootLoops(mlir::func::FuncOp func);
 
-/// True if an scf.for or scf.while of its function encloses `op`.
-bool isInsideSequentialLoop(mlir::Operation *op);
-
 /// The affine.for loops directly in the body of `func`, in program order.
 llvm::SmallVector<mlir::affine::AffineForOp>
 getTopLevelLoops(mlir::func::FuncOp func);

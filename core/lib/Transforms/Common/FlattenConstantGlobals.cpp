@@ -45,6 +45,13 @@ static Attribute toBytes(Attribute value, int64_t numBytes) {
   return nullptr;
 }
 
+/// The byte array holding a global of `type` (whole-byte elements).
+static MemRefType getByteArrayType(MemRefType type) {
+  return MemRefType::get(
+      {type.getNumElements() * (type.getElementTypeBitWidth() / 8)},
+      IntegerType::get(type.getContext(), 8));
+}
+
 namespace {
 struct FlattenConstantGlobalsPass
     : public polyblocks::impl::PBFlattenConstantGlobalsBase<
@@ -62,13 +69,11 @@ struct FlattenConstantGlobalsPass
           type.getElementTypeBitWidth() % 8 != 0 ||
           type.getElementType().isInteger(8) || type.getMemorySpace())
         continue;
-      int64_t numBytes =
-          type.getNumElements() * (type.getElementTypeBitWidth() / 8);
-      Attribute bytes = toBytes(*value, numBytes);
+      MemRefType byteArray = getByteArrayType(type);
+      Attribute bytes = toBytes(*value, byteArray.getNumElements());
       if (!bytes)
         continue;
-      global.setType(
-          MemRefType::get({numBytes}, IntegerType::get(&getContext(), 8)));
+      global.setType(byteArray);
       global.setInitialValueAttr(bytes);
       flattened[global.getSymNameAttr()] = type;
     }
@@ -81,11 +86,8 @@ struct FlattenConstantGlobalsPass
       MemRefType shaped = it->second;
       OpBuilder builder(get);
       Location loc = get.getLoc();
-      int64_t numBytes =
-          shaped.getNumElements() * (shaped.getElementTypeBitWidth() / 8);
       auto bytes = memref::GetGlobalOp::create(
-          builder, loc, MemRefType::get({numBytes}, builder.getI8Type()),
-          get.getName());
+          builder, loc, getByteArrayType(shaped), get.getName());
       Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
       Value view = memref::ViewOp::create(
           builder, loc,

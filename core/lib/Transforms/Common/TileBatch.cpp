@@ -18,9 +18,9 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
-#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "pb-tile-batch"
@@ -112,6 +112,24 @@ static RankedTensorType getImageType(Type type) {
   return RankedTensorType::get(shape, ranked.getElementType());
 }
 
+/// The bytes of a statically shaped tensor of integers or floats.
+static int64_t getTensorBytes(RankedTensorType type) {
+  return type.getNumElements() *
+         llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+}
+
+/// The offsets, sizes and strides of image `image` of a tensor whose one
+/// image is `type`.
+struct ImageSlice {
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+  ImageSlice(OpBuilder &b, RankedTensorType type, Value image)
+      : offsets(type.getRank(), b.getIndexAttr(0)),
+        sizes(getAsIndexOpFoldResult(b.getContext(), type.getShape())),
+        strides(type.getRank(), b.getIndexAttr(1)) {
+    offsets[0] = image;
+  }
+};
+
 /// The largest tensor with the batch that `op` reads or makes, in bytes.
 static int64_t getLargestBatchedBytes(Operation *op, int64_t batch) {
   int64_t largest = 0;
@@ -120,9 +138,7 @@ static int64_t getLargestBatchedBytes(Operation *op, int64_t batch) {
     if (!type || !type.hasStaticShape() || type.getRank() < 2 ||
         type.getDimSize(0) != batch || !type.getElementType().isIntOrFloat())
       return;
-    int64_t bytes = type.getNumElements() *
-                    llvm::divideCeil(type.getElementTypeBitWidth(), 8);
-    largest = std::max(largest, bytes);
+    largest = std::max(largest, getTensorBytes(type));
   };
   for (Value operand : op->getOperands())
     consider(operand);
@@ -170,9 +186,7 @@ struct TileBatchPass : public polyblocks::impl::PBTileBatchBase<TileBatchPass> {
       return;
     while (cut->getResult(0).hasOneUse()) {
       Operation *user = *cut->getResult(0).getUsers().begin();
-      auto generic = dyn_cast<linalg::GenericOp>(user);
-      if (!generic || generic.getNumReductionLoops() != 0 ||
-          getImageLoop(user, batch) < 0)
+      if (!isa<linalg::GenericOp>(user) || getImageLoop(user, batch) < 0)
         break;
       cut = user;
     }
@@ -200,9 +214,7 @@ struct TileBatchPass : public polyblocks::impl::PBTileBatchBase<TileBatchPass> {
     // cache is made and read in it, never leaving it.
     bool keepsOneInCache = llvm::any_of(ordered, [&](Operation *op) {
       Value result = op->getResult(0);
-      auto type = cast<RankedTensorType>(result.getType());
-      int64_t bytes = type.getNumElements() *
-                      llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+      int64_t bytes = getTensorBytes(cast<RankedTensorType>(result.getType()));
       return op != cut &&
              polyblocks::isBatchTiledActivation(cpu, bytes, batch) &&
              llvm::all_of(result.getUsers(), [&](Operation *user) {
@@ -247,44 +259,36 @@ struct TileBatchPass : public polyblocks::impl::PBTileBatchBase<TileBatchPass> {
     SmallVector<Value> inits;
     for (Operation *op : results) {
       auto type = cast<RankedTensorType>(op->getResult(0).getType());
-      inits.push_back(rewriter.create<tensor::EmptyOp>(
-          op->getLoc(), type.getShape(), type.getElementType()));
+      inits.push_back(tensor::EmptyOp::create(
+          rewriter, op->getLoc(), type.getShape(), type.getElementType()));
     }
-    Value zero = rewriter.create<arith::ConstantIndexOp>(loc, 0);
-    Value one = rewriter.create<arith::ConstantIndexOp>(loc, 1);
-    Value count = rewriter.create<arith::ConstantIndexOp>(loc, batch);
-    auto loop = rewriter.create<scf::ForOp>(
-        loc, zero, count, one, inits,
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value count = arith::ConstantIndexOp::create(rewriter, loc, batch);
+    auto loop = scf::ForOp::create(
+        rewriter, loc, zero, count, one, inits,
         [&](OpBuilder &b, Location loc, Value image, ValueRange accs) {
+          // Each op on one image: the batched values it reads as that
+          // image's slice (made once), the values of the ops before it in
+          // the loop as their clones' results.
           IRMapping perImage;
-          DenseMap<Value, Value> slices;
-          auto offsetsOf = [&](int64_t rank) {
-            SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
-            offsets[0] = image;
-            return offsets;
-          };
-          auto unitStrides = [&](int64_t rank) {
-            return SmallVector<OpFoldResult>(rank, b.getIndexAttr(1));
-          };
           for (Operation *op : ordered) {
             for (OpOperand &operand : op->getOpOperands()) {
               Value value = operand.get();
               if (!isImageOperand(operand) || perImage.contains(value))
                 continue;
-              Value &slice = slices[value];
               RankedTensorType type = getImageType(value.getType());
-              if (!slice && value.getDefiningOp<tensor::EmptyOp>()) {
-                slice = b.create<tensor::EmptyOp>(op->getLoc(), type.getShape(),
-                                                  type.getElementType());
-              } else if (!slice) {
-                SmallVector<OpFoldResult> sizes;
-                for (int64_t size : type.getShape())
-                  sizes.push_back(b.getIndexAttr(size));
-                slice = b.create<tensor::ExtractSliceOp>(
-                    op->getLoc(), type, value, offsetsOf(type.getRank()), sizes,
-                    unitStrides(type.getRank()));
+              if (value.getDefiningOp<tensor::EmptyOp>()) {
+                perImage.map(value, tensor::EmptyOp::create(
+                                        b, op->getLoc(), type.getShape(),
+                                        type.getElementType()));
+                continue;
               }
-              perImage.map(value, slice);
+              ImageSlice slice(b, type, image);
+              perImage.map(value,
+                           tensor::ExtractSliceOp::create(
+                               b, op->getLoc(), type, value, slice.offsets,
+                               slice.sizes, slice.strides));
             }
             Operation *clone = b.clone(*op, perImage);
             clone->getResult(0).setType(
@@ -294,15 +298,12 @@ struct TileBatchPass : public polyblocks::impl::PBTileBatchBase<TileBatchPass> {
           SmallVector<Value> yields;
           for (auto [op, acc] : llvm::zip(results, accs)) {
             Value value = perImage.lookup(op->getResult(0));
-            auto type = cast<RankedTensorType>(value.getType());
-            SmallVector<OpFoldResult> sizes;
-            for (int64_t size : type.getShape())
-              sizes.push_back(b.getIndexAttr(size));
-            yields.push_back(b.create<tensor::InsertSliceOp>(
-                op->getLoc(), value, acc, offsetsOf(type.getRank()), sizes,
-                unitStrides(type.getRank())));
+            ImageSlice slice(b, cast<RankedTensorType>(value.getType()), image);
+            yields.push_back(tensor::InsertSliceOp::create(
+                b, op->getLoc(), value, acc, slice.offsets, slice.sizes,
+                slice.strides));
           }
-          b.create<scf::YieldOp>(loc, yields);
+          scf::YieldOp::create(b, loc, yields);
         });
     for (auto [op, result] : llvm::zip(results, loop.getResults()))
       rewriter.replaceAllUsesWith(op->getResult(0), result);
