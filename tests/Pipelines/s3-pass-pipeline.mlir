@@ -10,7 +10,7 @@
 // CPU:      pb-set-machine-model{machine={target = "cpu", vector_bits = 256 : i64, vector_registers = 16 : i64
 // CPU:        pb-unroll-short-loops
 // CPU-NEXT:   pb-permute-for-vectorization,
-// CPU-NEXT:   affine-scalrep,
+// CPU-NEXT:   pb-scalar-replacement,
 // CPU-NEXT:   pb-stream-skinny-contraction
 // CPU-NEXT:   ),
 // CPU-NEXT:   pb-register-tile-contraction
@@ -22,7 +22,7 @@
 // CPU-NEXT:   affine-loop-invariant-code-motion,
 // CPU-NEXT:   pb-fuse-loop-nests,
 // CPU-NEXT:   pb-promote-accumulators,
-// CPU-NEXT:   affine-scalrep,
+// CPU-NEXT:   pb-scalar-replacement,
 // CPU-NEXT:   affine-loop-invariant-code-motion,
 // CPU-NEXT:   pb-hoist-reciprocals,
 // CPU-NEXT:   pb-parallelize-outer-loops
@@ -41,7 +41,7 @@
 // GPU-NOT:  pb-register-tile-
 // GPU-NOT:  pb-fuse-epilogues
 // GPU:      pb-map-contraction-to-tensor-cores
-// GPU-NEXT: affine-scalrep,
+// GPU-NEXT: pb-scalar-replacement,
 // GPU-NEXT: pb-forward-fills,
 // GPU-NEXT: affine-loop-invariant-code-motion,
 // GPU-NOT:  pb-parallelize-outer-loops

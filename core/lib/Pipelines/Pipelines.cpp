@@ -268,12 +268,10 @@ static OpPassManager &addCPUMicroKernels(OpPassManager &pm,
                                          OpPassManager &fpm) {
   fpm.addPass(createPBUnrollShortLoops());
   fpm.addPass(createPBPermuteForVectorization());
-  // Upstream scalar replacement compares every pair of accesses to a buffer
-  // in a function: before the micro-kernels, whose unrolled tiles and
-  // transforms hold tens of accesses per buffer, it takes far less time
-  // (bench/RESULTS.md, notes: compile time and memory; the S3 output of the
-  // zoo unchanged).
-  fpm.addPass(affine::createAffineScalarReplacementPass());
+  // Before the micro-kernels, whose unrolled tiles and transforms hold tens
+  // of accesses per buffer (bench/RESULTS.md, notes: compile time and
+  // memory).
+  fpm.addPass(createPBScalarReplacement());
   fpm.addPass(createPBStreamSkinnyContraction());
   pm.addPass(createPBRegisterTileContraction());
   OpPassManager &after = pm.nest<func::FuncOp>();
@@ -290,14 +288,14 @@ static OpPassManager &addCPUMicroKernels(OpPassManager &pm,
 static void addFusion(OpPassManager &fpm, bool cpu) {
   // (On the CPU, scalar replacement ran before the micro-kernels.)
   if (!cpu)
-    fpm.addPass(affine::createAffineScalarReplacementPass());
+    fpm.addPass(createPBScalarReplacement());
   fpm.addPass(createPBForwardFills());
   if (cpu)
     fpm.addPass(createPBFuseProducerSlices());
   fpm.addPass(affine::createAffineLoopInvariantCodeMotionPass());
   fpm.addPass(createPBFuseLoopNests());
   fpm.addPass(createPBPromoteAccumulators());
-  fpm.addPass(affine::createAffineScalarReplacementPass());
+  fpm.addPass(createPBScalarReplacement());
   fpm.addPass(affine::createAffineLoopInvariantCodeMotionPass());
 }
 
