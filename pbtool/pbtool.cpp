@@ -573,9 +573,10 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   // The main output, produced in memory first.
   llvm::SmallVector<char, 0> contents;
   TimingScope rendering = rootTiming.nest("produce the output");
-  if (llvm::Error err = renderOutput(module, *output, *options, contents,
-                                     /*function=*/std::nullopt,
-                                     timing ? &rendering : nullptr)) {
+  if (llvm::Error err =
+          renderOutput(module, *output, *options, contents,
+                       /*function=*/std::nullopt, timing ? &rendering : nullptr,
+                       /*consumeModule=*/true)) {
     reportError(std::move(err));
     return kError;
   }

@@ -5,6 +5,7 @@
 #include "polyblocks/Driver/SharedLibrary.h"
 #include "polyblocks/Support/TimingScopes.h"
 #include "polyblocks/Target/CPUTarget.h"
+#include "polyblocks/Transforms/Utils/ConstantData.h"
 
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -116,8 +117,8 @@ static std::string listFunctions(ModuleOp module) {
 llvm::Error renderOutput(ModuleOp module, const OutputKind &kind,
                          const PipelineOptions &options,
                          SmallVectorImpl<char> &out,
-                         std::optional<StringRef> function,
-                         TimingScope *timing) {
+                         std::optional<StringRef> function, TimingScope *timing,
+                         bool consumeModule) {
   Operation *symbol = nullptr;
   if (function && kind.kind != OutputKind::DeviceCode) {
     symbol = SymbolTable::lookupSymbolIn(module, *function);
@@ -169,10 +170,15 @@ llvm::Error renderOutput(ModuleOp module, const OutputKind &kind,
   CodeKind code = kind.kind == OutputKind::LLVMIR     ? CodeKind::LLVMIR
                   : kind.kind == OutputKind::Assembly ? CodeKind::Assembly
                                                       : CodeKind::Object;
+  auto release = [&] {
+    module.getBody()->clear();
+    releaseUnreferencedResources(module);
+  };
   if (llvm::Error err = emitCode(
           module, **tm, code, out,
           function ? llvm::function_ref<bool(StringRef)>(keep) : nullptr,
-          timing))
+          timing,
+          consumeModule ? llvm::function_ref<void()>(release) : nullptr))
     return err;
   if (kind.kind != OutputKind::SharedLibrary)
     return llvm::Error::success();

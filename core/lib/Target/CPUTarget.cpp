@@ -216,12 +216,15 @@ void optimizeLLVMModule(llvm::Module &module, llvm::TargetMachine &tm) {
 
 llvm::Expected<std::unique_ptr<llvm::Module>>
 translateAndOptimize(ModuleOp module, llvm::LLVMContext &llvmContext,
-                     llvm::TargetMachine &tm, TimingScope *timing) {
+                     llvm::TargetMachine &tm, TimingScope *timing,
+                     llvm::function_ref<void()> translated) {
   TimingScope translating = nestTiming(timing, "translate to LLVM IR");
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, llvmContext);
   if (!llvmModule)
     return llvm::createStringError("translation to LLVM IR failed");
+  if (translated)
+    translated();
   translating.stop();
   llvmModule->setDataLayout(tm.createDataLayout());
   llvmModule->setTargetTriple(tm.getTargetTriple());
@@ -255,9 +258,11 @@ llvm::Error emitMachineCode(llvm::Module &module, llvm::TargetMachine &tm,
 llvm::Error emitCode(ModuleOp module, llvm::TargetMachine &tm, CodeKind kind,
                      llvm::SmallVectorImpl<char> &out,
                      llvm::function_ref<bool(StringRef)> keepFunction,
-                     TimingScope *timing) {
+                     TimingScope *timing,
+                     llvm::function_ref<void()> translated) {
   llvm::LLVMContext llvmContext;
-  auto llvmModule = translateAndOptimize(module, llvmContext, tm, timing);
+  auto llvmModule =
+      translateAndOptimize(module, llvmContext, tm, timing, translated);
   if (!llvmModule)
     return llvmModule.takeError();
   TimingScope emitting =

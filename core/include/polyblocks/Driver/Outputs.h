@@ -71,12 +71,17 @@ void configurePipelineFor(const OutputKind &kind, PipelineOptions &options);
 /// Renders `kind` from `module` as the stages through `kind.stage` left it.
 /// With `function`, the MLIR and the host code are those of that function
 /// only (with the parallel regions outlined from it). With `timing`, the
-/// steps from LLVM dialect to code are timed in scopes nested in it.
+/// steps from LLVM dialect to code are timed in scopes nested in it. With
+/// `consumeModule`, host code is made from the module's LLVM IR alone: the
+/// module is emptied and its constants' storage released once translated
+/// (the caller's last use of it; a network's weights are then not held
+/// three times, as MLIR, LLVM IR and object, at once).
 llvm::Error renderOutput(mlir::ModuleOp module, const OutputKind &kind,
                          const PipelineOptions &options,
                          llvm::SmallVectorImpl<char> &out,
                          std::optional<llvm::StringRef> function = {},
-                         mlir::TimingScope *timing = nullptr);
+                         mlir::TimingScope *timing = nullptr,
+                         bool consumeModule = false);
 
 /// The name of the file holding `kind` for the program `sourcePath`:
 /// "mlp.3.optimize.mlir" for S3's IR (the stage's number and name),

@@ -60,10 +60,13 @@ void optimizeLLVMModule(llvm::Module &module, llvm::TargetMachine &tm);
 /// Translates a module in the LLVM dialect (the output of S5) into LLVM IR
 /// for `tm`, with the thread pool linked in if it calls it, and optimizes it
 /// at -O3. With `timing`, each step is timed in a scope nested in it.
+/// `translated`, if given, is called once the module is in LLVM IR and
+/// before it is optimized (a caller done with the MLIR frees it there).
 llvm::Expected<std::unique_ptr<llvm::Module>>
 translateAndOptimize(mlir::ModuleOp module, llvm::LLVMContext &llvmContext,
                      llvm::TargetMachine &tm,
-                     mlir::TimingScope *timing = nullptr);
+                     mlir::TimingScope *timing = nullptr,
+                     llvm::function_ref<void()> translated = nullptr);
 
 /// Emits `module` as assembly or as a relocatable object into `out`.
 llvm::Error emitMachineCode(llvm::Module &module, llvm::TargetMachine &tm,
@@ -77,12 +80,14 @@ enum class CodeKind { LLVMIR, Assembly, Object };
 /// writes it into `out` as LLVM IR text, assembly or a relocatable object.
 /// When `keepFunction` is given, the functions it rejects (by LLVM name) are
 /// written as declarations only (to look at one function's code). With
-/// `timing`, each step is timed in a scope nested in it.
+/// `timing`, each step is timed in a scope nested in it; `translated` is
+/// translateAndOptimize's.
 llvm::Error
 emitCode(mlir::ModuleOp module, llvm::TargetMachine &tm, CodeKind kind,
          llvm::SmallVectorImpl<char> &out,
          llvm::function_ref<bool(llvm::StringRef)> keepFunction = nullptr,
-         mlir::TimingScope *timing = nullptr);
+         mlir::TimingScope *timing = nullptr,
+         llvm::function_ref<void()> translated = nullptr);
 
 } // namespace polyblocks
 
