@@ -99,6 +99,22 @@ TEST_F(KernelInterfaceTest, HeaderDeclaresEntryPointsAndShapes) {
   EXPECT_EQ(header.find("{{"), std::string::npos) << "unfilled placeholder";
 }
 
+// Brackets count outside strings and comments only; a string ends at its
+// closing quote (escaped quotes skipped) or, unterminated, at its line's end.
+TEST(FindExcessiveNesting, CountsBracketsOutsideStrings) {
+  EXPECT_EQ(findExcessiveNesting("((()))", 2), std::optional<size_t>(2));
+  EXPECT_EQ(findExcessiveNesting("((()))", 3), std::nullopt);
+  EXPECT_EQ(findExcessiveNesting("(\"(((\")", 1), std::nullopt);
+  EXPECT_EQ(findExcessiveNesting("(\"a\\\"((\" ((", 2),
+            std::optional<size_t>(10));
+  EXPECT_EQ(findExcessiveNesting("(\"0x(((\n((", 2), std::optional<size_t>(9));
+  EXPECT_EQ(findExcessiveNesting("(\"\\", 1), std::nullopt);
+  EXPECT_EQ(findExcessiveNesting("// (((\n((", 1), std::optional<size_t>(8));
+  std::string blob = "{ \"0x" + std::string(1 << 20, 'A') + "\" } {{";
+  EXPECT_EQ(findExcessiveNesting(blob, 1),
+            std::optional<size_t>(blob.size() - 1));
+}
+
 struct BadProgram {
   const char *name;
   const char *source;

@@ -88,6 +88,25 @@ std::string TensorParam::getTypeString() const {
 // Parsing
 //===----------------------------------------------------------------------===//
 
+/// The position of the quote closing the string that starts at `begin`
+/// (escapes skipped), or of the end of its line if it has none. A network's
+/// weights come as strings of hex digits: they are scanned for the three
+/// characters that matter with memchr, not one byte at a time.
+static size_t skipString(StringRef text, size_t begin) {
+  size_t i = begin;
+  while (i < text.size()) {
+    StringRef rest = text.drop_front(i);
+    size_t end = rest.take_front(rest.find('"')).find('\n');
+    if (end == StringRef::npos)
+      end = rest.find('"');
+    size_t escape = rest.take_front(end).find('\\');
+    if (escape == StringRef::npos)
+      return end == StringRef::npos ? text.size() : i + end;
+    i += escape + 2;
+  }
+  return text.size();
+}
+
 std::optional<size_t> findExcessiveNesting(StringRef text, unsigned limit) {
   unsigned depth = 0;
   for (size_t i = 0, e = text.size(); i < e; ++i) {
@@ -98,9 +117,7 @@ std::optional<size_t> findExcessiveNesting(StringRef text, unsigned limit) {
       if (i == StringRef::npos)
         return std::nullopt;
     } else if (c == '"') {
-      for (++i; i < e && text[i] != '"' && text[i] != '\n'; ++i)
-        if (text[i] == '\\')
-          ++i;
+      i = skipString(text, i + 1);
     } else if (c == '(' || c == '[' || c == '{' || (c == '<' && next != '=')) {
       if (++depth > limit)
         return i;
