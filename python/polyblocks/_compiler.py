@@ -86,8 +86,13 @@ def compile(program, options=None, name="program"):
     options = options or CompileOptions()
     pbtool = find_pbtool()
     flags = options.flags()
-    key = hashlib.sha256("\0".join(
-        [pbtool_identity(pbtool)] + flags + [program]).encode()).hexdigest()
+    # Encoded once: a network's program is mostly its weights in hex (about
+    # 100 MB for ResNet-18), and writing it as text took longer than this.
+    source_bytes = program.encode()
+    digest = hashlib.sha256("\0".join(
+        [pbtool_identity(pbtool)] + flags + [""]).encode())
+    digest.update(source_bytes)
+    key = digest.hexdigest()
     root = cache_dir()
     entry = os.path.join(root, key)
     library, interface = (os.path.join(entry, "kernel.so"),
@@ -99,8 +104,8 @@ def compile(program, options=None, name="program"):
     work = tempfile.mkdtemp(prefix=".tmp-", dir=root)
     try:
         source = os.path.join(work, name + ".mlir")
-        with open(source, "w") as f:
-            f.write(program)
+        with open(source, "wb") as f:
+            f.write(source_bytes)
         command = [pbtool, "compile", source, "--emit=shared",
                    "-o", os.path.join(work, "kernel.so"),
                    "--interface", os.path.join(work, "interface.json")] + flags
