@@ -455,11 +455,7 @@ static void addHostLowering(OpPassManager &pm) {
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   // arith, func, cf -> llvm
-  pm.addPass(createArithToLLVMConversionPass());
-  ConvertFuncToLLVMPassOptions funcOptions;
-  funcOptions.useBarePtrCallConv = true;
-  pm.addPass(createConvertFuncToLLVMPass(funcOptions));
-  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createPBConvertHostToLLVM());
   // omp -> llvm, last (it needs the converted types of everything inside)
   pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());

@@ -2129,6 +2129,36 @@ def PBLowerAffine : Pass<"pb-lower-affine"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def PBConvertHostToLLVM
+    : Pass<"pb-convert-host-to-llvm", "::mlir::ModuleOp"> {
+  let summary = "arith, func and cf to the LLVM dialect in one conversion";
+  let description = [{
+    The patterns of upstream `arith-to-llvm`, `convert-func-to-llvm` (with
+    the bare-pointer calling convention: a memref argument is its aligned
+    pointer) and `convert-cf-to-llvm`, applied together: one walk over a
+    network's host code instead of three, the same LLVM IR once the casts
+    between them are reconciled. Runs in S5 after the vector, memref, scf
+    and math conversions.
+
+    ```mlir
+    func.func @f(%a: memref<4xf32>, %x: f32) -> f32 {
+      %y = arith.addf %x, %x : f32
+      cf.br ^bb1
+    ^bb1:
+      return %y : f32
+    }
+    // becomes
+    llvm.func @f(%a: !llvm.ptr, %x: f32) -> f32 {
+      %y = llvm.fadd %x, %x : f32
+      llvm.br ^bb1
+    ^bb1:
+      llvm.return %y : f32
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def PBMarkNoAlias : Pass<"pb-mark-noalias", "::mlir::ModuleOp"> {
   let summary = "Mark the buffer arguments of public entry points as not aliasing";
   let description = [{
