@@ -96,9 +96,8 @@ static size_t skipString(StringRef text, size_t begin) {
   size_t i = begin;
   while (i < text.size()) {
     StringRef rest = text.drop_front(i);
-    size_t end = rest.take_front(rest.find('"')).find('\n');
-    if (end == StringRef::npos)
-      end = rest.find('"');
+    size_t quote = rest.find('"');
+    size_t end = std::min(quote, rest.take_front(quote).find('\n'));
     size_t escape = rest.take_front(end).find('\\');
     if (escape == StringRef::npos)
       return end == StringRef::npos ? text.size() : i + end;

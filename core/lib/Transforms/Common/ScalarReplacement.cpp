@@ -58,21 +58,21 @@ ElementKey getElementKey(Operation *op) {
   ArrayRef<Value> operands = valueMap.getOperands();
   unsigned numDims = map.getNumDims();
   unsigned numSymbols = map.getNumSymbols();
-  auto byIdentity = [&](unsigned a, unsigned b) {
-    return operands[a].getAsOpaquePointer() < operands[b].getAsOpaquePointer();
-  };
-  SmallVector<unsigned> order = llvm::to_vector(llvm::seq(0u, numDims));
-  llvm::sort(order, byIdentity);
-  SmallVector<unsigned> symbolOrder =
-      llvm::to_vector(llvm::seq(numDims, numDims + numSymbols));
-  llvm::sort(symbolOrder, byIdentity);
+  // Dimensions first, then symbols, each by identity.
+  SmallVector<unsigned> order =
+      llvm::to_vector(llvm::seq(0u, numDims + numSymbols));
+  llvm::sort(order, [&](unsigned a, unsigned b) {
+    return std::make_pair(a >= numDims, operands[a].getAsOpaquePointer()) <
+           std::make_pair(b >= numDims, operands[b].getAsOpaquePointer());
+  });
   MLIRContext *context = map.getContext();
   SmallVector<AffineExpr> dims(numDims), symbols(numSymbols);
-  for (auto [position, old] : llvm::enumerate(order))
-    dims[old] = getAffineDimExpr(position, context);
-  for (auto [position, old] : llvm::enumerate(symbolOrder))
-    symbols[old - numDims] = getAffineSymbolExpr(position, context);
-  order.append(symbolOrder);
+  for (auto [position, old] : llvm::enumerate(order)) {
+    if (old < numDims)
+      dims[old] = getAffineDimExpr(position, context);
+    else
+      symbols[old - numDims] = getAffineSymbolExpr(position - numDims, context);
+  }
   map = simplifyAffineMap(
       map.replaceDimsAndSymbols(dims, symbols, numDims, numSymbols));
 
