@@ -3,11 +3,13 @@
 #include "polyblocks/Pipelines/Pipelines.h"
 #include "polyblocks/InitAll.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 
 #include <gtest/gtest.h>
 
@@ -89,6 +91,74 @@ TEST(RunStagesTest, StopsAfterTheRequestedStage) {
   module->print(os);
   EXPECT_NE(ir.find("affine.for"), std::string::npos) << ir;
   EXPECT_EQ(ir.find("linalg."), std::string::npos) << ir;
+}
+
+/// Erases every function's return: the blocks lose their terminators.
+struct DropReturnsPass
+    : public PassWrapper<DropReturnsPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DropReturnsPass)
+  void runOnOperation() override {
+    SmallVector<func::ReturnOp> returns;
+    getOperation().walk([&](func::ReturnOp op) { returns.push_back(op); });
+    for (func::ReturnOp op : returns)
+      op.erase();
+  }
+};
+
+/// Runs `pass` through runPipeline; returns whether it succeeded and the
+/// errors reported.
+std::pair<bool, std::string> runOnePass(std::unique_ptr<Pass> pass,
+                                        bool verifyEachPass) {
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext context(registry);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"mlir(
+    func.func @id(%a: f32) -> f32 {
+      return %a : f32
+    })mlir",
+                                                             &context);
+  if (!module)
+    return {false, "<unparsed>"};
+  std::string errors;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error)
+      errors += diag.str() + "\n";
+    return success();
+  });
+  PassManager pm(&context);
+  pm.addPass(std::move(pass));
+  bool ok = succeeded(runPipeline(pm, *module, "stage sX", verifyEachPass));
+  return {ok, errors};
+}
+
+// Per-pass verification is off by default (it dominated S5); the IR is
+// still verified before it leaves the run, and --verify-each restores the
+// per-pass check.
+TEST(RunPipelineTest, InvalidIRIsCaughtAtTheEndOfTheRun) {
+  auto [ok, errors] = runOnePass(std::make_unique<DropReturnsPass>(),
+                                 /*verifyEachPass=*/false);
+  EXPECT_FALSE(ok);
+  EXPECT_NE(errors.find("stage sX produced IR that does not verify"),
+            std::string::npos)
+      << errors;
+  EXPECT_NE(errors.find("terminator"), std::string::npos) << errors;
+}
+
+TEST(RunPipelineTest, InvalidIRIsCaughtAfterThePassWithVerifyEach) {
+  auto [ok, errors] = runOnePass(std::make_unique<DropReturnsPass>(),
+                                 /*verifyEachPass=*/true);
+  EXPECT_FALSE(ok);
+  EXPECT_NE(errors.find("terminator"), std::string::npos) << errors;
+  EXPECT_EQ(errors.find("produced IR that does not verify"), std::string::npos)
+      << errors;
+}
+
+TEST(RunPipelineTest, ValidIRPasses) {
+  for (bool verifyEachPass : {false, true}) {
+    auto [ok, errors] = runOnePass(createCanonicalizerPass(), verifyEachPass);
+    EXPECT_TRUE(ok) << errors;
+    EXPECT_TRUE(errors.empty()) << errors;
+  }
 }
 
 } // namespace

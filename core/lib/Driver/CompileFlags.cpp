@@ -58,6 +58,10 @@ static const FlagInfo kFlags[] = {
      "compute 3x3 convolutions directly, not by Winograd's F(m x m, 3 x 3) "
      "(fewer multiplications, a different rounding)",
      &CompileFlags::noWinograd},
+    {"verify-each", Kind::Bool,
+     "check the IR after every pass, not once after each stage (names the "
+     "pass that broke it; compiles more slowly)",
+     &CompileFlags::verifyEach},
     {"emulate-gpu", Kind::Bool,
      "for testing a GPU target without a GPU: run each kernel's blocks and "
      "threads as loops on the CPU instead of making device code",
@@ -275,6 +279,7 @@ resolvePipelineOptions(const CompileFlags &flags, bool forTextualPipeline) {
   options.parallelize = !flags.noParallel;
   options.dropAssertions = flags.dropAssertions;
   options.winograd = !flags.noWinograd;
+  options.verifyEachPass = flags.verifyEach;
   options.fuse = flags.fuse;
   options.tileCacheSizeKiB = flags.tileCacheSizeKiB;
   options.extraS3Passes = flags.extraS3Passes;

@@ -25,6 +25,7 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassOptions.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -564,21 +565,30 @@ void buildReferencePipeline(OpPassManager &pm, const PipelineOptions &options) {
 // Running stages
 //===----------------------------------------------------------------------===//
 
-/// Runs `pm` on `module`; if it fails without reporting an error, reports
-/// one naming `what`.
-static LogicalResult runReporting(PassManager &pm, ModuleOp module,
-                                  const Twine &what) {
+LogicalResult runPipeline(PassManager &pm, ModuleOp module, const Twine &what,
+                          bool verifyEachPass) {
   unsigned numErrors = 0;
   ScopedDiagnosticHandler counter(module.getContext(), [&](Diagnostic &diag) {
     if (diag.getSeverity() == DiagnosticSeverity::Error)
       ++numErrors;
     return failure(); // let the enclosing handler report it
   });
-  if (succeeded(pm.run(module)))
-    return success();
-  if (numErrors == 0)
-    emitError(module.getLoc()) << what << " failed";
-  return failure();
+  // Verifying after every pass walks the whole module each time (a sixth of
+  // a network's compile time); once per run still keeps invalid IR from
+  // leaving a stage.
+  pm.enableVerifier(verifyEachPass);
+  if (failed(pm.run(module))) {
+    if (numErrors == 0)
+      emitError(module.getLoc()) << what << " failed";
+    return failure();
+  }
+  if (!verifyEachPass && failed(verify(module))) {
+    emitError(module.getLoc())
+        << what << " produced IR that does not verify (--verify-each names "
+        << "the pass)";
+    return failure();
+  }
+  return success();
 }
 
 LogicalResult runStages(ModuleOp module, Stage last,
@@ -593,7 +603,7 @@ LogicalResult runStages(ModuleOp module, Stage last,
     TimingScope stageTiming = nestTiming(timing, stageName);
     if (timing)
       pm.enableTiming(stageTiming);
-    if (failed(runReporting(pm, module, stageName)))
+    if (failed(runPipeline(pm, module, stageName, options.verifyEachPass)))
       return failure();
     if (afterStage && failed(afterStage(info, module)))
       return failure();
@@ -605,14 +615,16 @@ LogicalResult runTensorPipeline(ModuleOp module,
                                 const PipelineOptions &options) {
   PassManager pm(module.getContext());
   buildTensorPipeline(pm, options);
-  return runReporting(pm, module, "the tensor part of stage s1");
+  return runPipeline(pm, module, "the tensor part of stage s1",
+                     options.verifyEachPass);
 }
 
 LogicalResult runReferencePipeline(ModuleOp module,
                                    const PipelineOptions &options) {
   PassManager pm(module.getContext());
   buildReferencePipeline(pm, options);
-  return runReporting(pm, module, "the reference pipeline");
+  return runPipeline(pm, module, "the reference pipeline",
+                     options.verifyEachPass);
 }
 
 } // namespace polyblocks

@@ -36,6 +36,7 @@ struct CompileFlags {
   bool noParallel = false;
   bool dropAssertions = false;
   bool noWinograd = false;
+  bool verifyEach = false;
   bool emulateGPU = false;
   /// Overrides of the machine model (0 = from the CPU: its vectors and
   /// registers; for --cpu=host its caches and threads, else the model's
