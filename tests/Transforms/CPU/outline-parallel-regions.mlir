@@ -51,6 +51,48 @@ llvm.func @forward(%a: !llvm.ptr, %n: i64) {
 
 // -----
 
+// A memref descriptor (an insertvalue chain of a pointer and constant sizes)
+// and a view into a buffer (a getelementptr of it) are rebuilt inside from
+// what they are made of: only the two pointers they start from are passed,
+// not the descriptor's fields.
+
+llvm.func @use_view(!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>, !llvm.ptr)
+
+// CHECK-LABEL: llvm.func @descriptors
+// CHECK-SAME: (%[[A:.*]]: !llvm.ptr, %[[ARENA:.*]]: !llvm.ptr)
+// CHECK: %[[CONTEXT:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(ptr, ptr)>
+// CHECK: %[[F0:.*]] = llvm.getelementptr %[[CONTEXT]][0, 0]
+// CHECK: llvm.store %[[A]], %[[F0]]
+// CHECK: %[[F1:.*]] = llvm.getelementptr %[[CONTEXT]][0, 1]
+// CHECK: llvm.store %[[ARENA]], %[[F1]]
+// CHECK-NOT: llvm.store
+// CHECK: llvm.call @__pb_parallel_run_v1
+// CHECK-LABEL: llvm.func internal @descriptors.parallel0
+// CHECK: %[[PA:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[PARENA:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[D0:.*]] = llvm.mlir.poison
+// CHECK: %[[D1:.*]] = llvm.insertvalue %[[PA]], %[[D0]][0]
+// CHECK: %[[D2:.*]] = llvm.insertvalue %[[PA]], %[[D1]][1]
+// CHECK: %[[SIZE:.*]] = llvm.mlir.constant(64 : i64)
+// CHECK: %[[D3:.*]] = llvm.insertvalue %[[SIZE]], %[[D2]][3, 0]
+// CHECK: %[[VIEW:.*]] = llvm.getelementptr %[[PARENA]][4096]
+// CHECK: llvm.call @use_view(%[[D3]], %[[VIEW]])
+llvm.func @descriptors(%a: !llvm.ptr, %arena: !llvm.ptr) {
+  %d0 = llvm.mlir.poison : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+  %d1 = llvm.insertvalue %a, %d0[0] : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+  %d2 = llvm.insertvalue %a, %d1[1] : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+  %size = llvm.mlir.constant(64 : i64) : i64
+  %d3 = llvm.insertvalue %size, %d2[3, 0] : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+  %view = llvm.getelementptr %arena[4096] : (!llvm.ptr) -> !llvm.ptr, i8
+  omp.parallel {
+    llvm.call @use_view(%d3, %view) : (!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>, !llvm.ptr) -> ()
+    omp.terminator
+  }
+  llvm.return
+}
+
+// -----
+
 // A region that uses nothing from outside gets no context; two regions of
 // one function get two functions.
 

@@ -23,9 +23,16 @@
 //                                          }
 //
 // The region's entry block becomes the function's, so its allocas (the
-// per-thread stack buffers) stay static. Constants used inside are rebuilt
-// there rather than passed. Regions that hold OpenMP ops (barriers, loops
-// with clauses) or have clauses themselves are left to OpenMP.
+// per-thread stack buffers) stay static. What the region uses that is built
+// of constants, addresses of globals and passed values alone (memref
+// descriptors: insertvalue chains of sizes, strides and a pointer; views:
+// getelementptr of a buffer) is rebuilt there from its leaves, and only the
+// leaves that are not constants are passed: a network's region uses hundreds
+// of descriptors, which stored field by field on one side and loaded on the
+// other made two straight-line blocks of over a thousand memory accesses,
+// which LLVM's instruction schedulers took most of a second to order. Regions
+// that hold OpenMP ops (barriers, loops with clauses) or have clauses
+// themselves are left to OpenMP.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,6 +42,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 #define DEBUG_TYPE "pb-outline-parallel-regions"
@@ -68,12 +76,43 @@ bool isOutlinable(omp::ParallelOp parallel) {
   return !result.wasInterrupted();
 }
 
-/// Values rebuilt inside the outlined function rather than passed.
-bool isRematerializable(Value value) {
-  Operation *def = value.getDefiningOp();
-  return def && def->getNumOperands() == 0 && def->getNumRegions() == 0 &&
-         isa<LLVM::ConstantOp, LLVM::AddressOfOp, LLVM::ZeroOp, LLVM::UndefOp,
-             LLVM::PoisonOp>(def);
+/// Ops rebuilt inside the outlined function (from their operands, rebuilt
+/// or passed) rather than passed.
+bool isRematerializable(Operation *op) {
+  return isa<LLVM::ConstantOp, LLVM::AddressOfOp, LLVM::ZeroOp, LLVM::UndefOp,
+             LLVM::PoisonOp, LLVM::InsertValueOp, LLVM::ExtractValueOp,
+             LLVM::GEPOp>(op);
+}
+
+/// Splits what `region` uses from above into the values passed to it and
+/// the ops rebuilt in it (operands before users).
+void collectCaptures(Region &region, SetVector<Value> &passed,
+                     SetVector<Operation *> &rebuilt) {
+  SetVector<Value> captured;
+  getUsedValuesDefinedAbove(region, captured);
+  // Depth first, each op after its operands.
+  DenseSet<Value> visited;
+  SmallVector<std::pair<Value, bool>> stack;
+  for (Value value : llvm::reverse(captured))
+    stack.push_back({value, false});
+  while (!stack.empty()) {
+    auto [value, operandsDone] = stack.pop_back_val();
+    Operation *def = value.getDefiningOp();
+    if (!def || !isRematerializable(def)) {
+      passed.insert(value);
+      continue;
+    }
+    if (operandsDone) {
+      rebuilt.insert(def);
+      continue;
+    }
+    if (!visited.insert(value).second)
+      continue;
+    stack.push_back({value, true});
+    for (Value operand : llvm::reverse(def->getOperands()))
+      if (!visited.contains(operand))
+        stack.push_back({operand, false});
+  }
 }
 
 LLVM::LLVMFuncOp getOrDeclareRunRegion(ModuleOp module) {
@@ -100,11 +139,9 @@ void outline(omp::ParallelOp parallel, LLVM::LLVMFuncOp runRegion,
   Type i64 = IntegerType::get(context, 64);
   Region &region = parallel.getRegion();
 
-  SetVector<Value> captured;
-  getUsedValuesDefinedAbove(region, captured);
-  SmallVector<Value> passed, rebuilt;
-  for (Value value : captured)
-    (isRematerializable(value) ? rebuilt : passed).push_back(value);
+  SetVector<Value> passed;
+  SetVector<Operation *> rebuilt;
+  collectCaptures(region, passed, rebuilt);
   SmallVector<Type> fieldTypes;
   for (Value value : passed)
     fieldTypes.push_back(value.getType());
@@ -143,15 +180,19 @@ void outline(omp::ParallelOp parallel, LLVM::LLVMFuncOp runRegion,
       return region.isAncestor(use.getOwner()->getParentRegion());
     });
   };
+  IRMapping mapping;
   for (auto [i, value] : llvm::enumerate(passed)) {
     Value field =
         LLVM::GEPOp::create(inside, loc, ptr, contextType, contextArgument,
                             ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
-    replaceInside(value,
-                  LLVM::LoadOp::create(inside, loc, value.getType(), field));
+    Value load = LLVM::LoadOp::create(inside, loc, value.getType(), field);
+    replaceInside(value, load);
+    mapping.map(value, load);
   }
-  for (Value value : rebuilt)
-    replaceInside(value, inside.clone(*value.getDefiningOp())->getResult(0));
+  for (Operation *op : rebuilt) {
+    Operation *copy = inside.clone(*op, mapping);
+    replaceInside(op->getResult(0), copy->getResult(0));
+  }
   SmallVector<Operation *> toErase;
   region.walk([&](Operation *op) {
     if (auto call = dyn_cast<LLVM::CallOp>(op)) {
