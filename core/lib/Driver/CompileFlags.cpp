@@ -90,6 +90,10 @@ static const FlagInfo kFlags[] = {
      "threads the parallel loops are planned for (default: 0, the host's "
      "for --cpu=host, else 8)",
      nullptr, &CompileFlags::threads},
+    {"codegen-threads", Kind::Unsigned,
+     "threads that optimize and compile a program's code, each a part of it "
+     "(default: 0, the host's cores for a large program; 1: one piece)",
+     nullptr, &CompileFlags::codegenThreads, nullptr, /*emitOnly=*/true},
     {"fuse", Kind::Bool,
      "experimental: upstream sibling fusion of loop nests (known to "
      "miscompile some programs)",
@@ -280,6 +284,7 @@ resolvePipelineOptions(const CompileFlags &flags, bool forTextualPipeline) {
   options.dropAssertions = flags.dropAssertions;
   options.winograd = !flags.noWinograd;
   options.verifyEachPass = flags.verifyEach;
+  options.codegenThreads = flags.codegenThreads;
   options.fuse = flags.fuse;
   options.tileCacheSizeKiB = flags.tileCacheSizeKiB;
   options.extraS3Passes = flags.extraS3Passes;

@@ -5,6 +5,7 @@
 #include "polyblocks/Driver/SharedLibrary.h"
 #include "polyblocks/Support/TimingScopes.h"
 #include "polyblocks/Target/CPUTarget.h"
+#include "polyblocks/Target/Heuristics.h"
 #include "polyblocks/Transforms/Utils/ConstantData.h"
 
 #include "mlir/IR/SymbolTable.h"
@@ -174,20 +175,43 @@ llvm::Error renderOutput(ModuleOp module, const OutputKind &kind,
     module.getBody()->clear();
     releaseUnreferencedResources(module);
   };
-  if (llvm::Error err = emitCode(
-          module, **tm, code, out,
-          function ? llvm::function_ref<bool(StringRef)>(keep) : nullptr,
-          timing,
-          consumeModule ? llvm::function_ref<void()>(release) : nullptr))
-    return err;
-  if (kind.kind != OutputKind::SharedLibrary)
+  llvm::function_ref<void()> translated =
+      consumeModule ? llvm::function_ref<void()>(release) : nullptr;
+  std::vector<llvm::SmallVector<char, 0>> objects;
+  if (code == CodeKind::Object && !function) {
+    // A large program in parts, on several threads.
+    CodegenSplit split = chooseCodegenSplit(options.codegenThreads);
+    if (llvm::Error err =
+            emitObjects(module, **tm, split.parts, split.minInstructions,
+                        objects, timing, translated))
+      return err;
+  } else {
+    objects.emplace_back();
+    if (llvm::Error err = emitCode(
+            module, **tm, code, objects.front(),
+            function ? llvm::function_ref<bool(StringRef)>(keep) : nullptr,
+            timing, translated))
+      return err;
+  }
+  SmallVector<ArrayRef<char>> parts(objects.begin(), objects.end());
+  if (kind.kind != OutputKind::SharedLibrary) {
+    if (objects.size() == 1) {
+      out.assign(objects.front().begin(), objects.front().end());
+      return llvm::Error::success();
+    }
+    TimingScope linking = nestTiming(timing, "link the parts (ld -r)");
+    llvm::Expected<std::string> object = linkRelocatableObject(parts);
+    if (!object)
+      return object.takeError();
+    out.assign(object->begin(), object->end());
     return llvm::Error::success();
+  }
   bool gpu = isGPUTarget(options.target) && !options.emulateGPU;
   SharedLibraryOptions link;
   link.openmp = options.parallelize && !gpu;
   link.gpuRuntime = gpu;
   TimingScope linking = nestTiming(timing, "link the shared library");
-  llvm::Expected<std::string> library = linkSharedLibrary(out, link);
+  llvm::Expected<std::string> library = linkSharedLibrary(parts, link);
   if (!library)
     return library.takeError();
   out.assign(library->begin(), library->end());

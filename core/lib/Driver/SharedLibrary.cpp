@@ -2,6 +2,7 @@
 
 #include "polyblocks/Driver/SharedLibrary.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
@@ -43,19 +44,28 @@ std::string getRuntimeLibraryDir() {
   return dir.str().str();
 }
 
-Expected<std::string> linkSharedLibrary(ArrayRef<char> object,
-                                        const SharedLibraryOptions &options) {
-  Expected<std::string> objectPath =
-      writeTemporary("polyblocks-kernel", "o", object);
-  if (!objectPath)
-    return objectPath.takeError();
-  FileRemover removeObject(*objectPath);
-  SmallString<128> libraryPath, logPath;
+/// Runs the linker driver with `flags` on `objects`, writing a temporary
+/// file with suffix `suffix`, and returns that file's bytes. Fails with the
+/// linker's output, naming `what`.
+static Expected<std::string> runLinker(ArrayRef<ArrayRef<char>> objects,
+                                       ArrayRef<std::string> flags,
+                                       StringRef suffix, StringRef what) {
+  std::vector<std::string> objectPaths;
+  std::vector<std::unique_ptr<FileRemover>> removers;
+  for (ArrayRef<char> object : objects) {
+    Expected<std::string> objectPath =
+        writeTemporary("polyblocks-kernel", "o", object);
+    if (!objectPath)
+      return objectPath.takeError();
+    objectPaths.push_back(*objectPath);
+    removers.push_back(std::make_unique<FileRemover>(*objectPath));
+  }
+  SmallString<128> outputPath, logPath;
   if (std::error_code ec =
-          sys::fs::createTemporaryFile("polyblocks-kernel", "so", libraryPath))
+          sys::fs::createTemporaryFile("polyblocks-kernel", suffix, outputPath))
     return createStringError(ec,
                              "cannot create a temporary file: " + ec.message());
-  FileRemover removeLibrary(libraryPath);
+  FileRemover removeOutput(outputPath);
   if (std::error_code ec =
           sys::fs::createTemporaryFile("polyblocks-link", "log", logPath))
     return createStringError(ec,
@@ -63,30 +73,14 @@ Expected<std::string> linkSharedLibrary(ArrayRef<char> object,
   FileRemover removeLog(logPath);
 
   std::string driver = getLinkerDriverPath().str();
-  std::vector<std::string> args = {driver, "-shared", "-o",
-                                   libraryPath.str().str(), *objectPath};
+  std::vector<std::string> args = {driver, "-o", outputPath.str().str()};
+  llvm::append_range(args, objectPaths);
+  llvm::append_range(args, flags);
   // LLVM's linker when installed: a network's object is mostly its weights,
   // which it copies 2-3 times faster than the system's.
   StringRef lld = POLYBLOCKS_LD_LLD;
   if (!lld.empty())
     args.push_back(("--ld-path=" + lld).str());
-  if (options.openmp) {
-    // The thread pool the object carries starts POSIX threads; loops the
-    // pool cannot run fork through OpenMP.
-    args.push_back("-pthread");
-    StringRef libomp = POLYBLOCKS_LIBOMP_PATH;
-    std::string dir = sys::path::parent_path(libomp).str();
-    args.push_back(libomp.str());
-    args.push_back("-Wl,-rpath," + dir);
-  }
-  if (options.gpuRuntime) {
-    std::string dir = options.runtimeDir.empty() ? getRuntimeLibraryDir()
-                                                 : options.runtimeDir;
-    args.push_back("-L" + dir);
-    args.push_back("-lpolyblocks_runtime");
-    args.push_back("-Wl,-rpath," + dir);
-  }
-  args.push_back("-lm");
   SmallVector<StringRef> argRefs(args.begin(), args.end());
   std::optional<StringRef> redirects[] = {std::nullopt, logPath.str(),
                                           logPath.str()};
@@ -100,17 +94,44 @@ Expected<std::string> linkSharedLibrary(ArrayRef<char> object,
       log = (*buffer)->getBuffer().trim().str();
     return createStringError(
         inconvertibleErrorCode(),
-        "linking the shared library failed (" + driver + "): " +
+        "linking " + what + " failed (" + driver + "): " +
             (error.empty() ? "exit code " + std::to_string(code) : error) +
             (log.empty() ? "" : "\n" + log));
   }
-  auto library = MemoryBuffer::getFile(libraryPath, /*IsText=*/false,
-                                       /*RequiresNullTerminator=*/false);
-  if (!library)
-    return createStringError(library.getError(),
-                             "cannot read the linked library: " +
-                                 library.getError().message());
-  return (*library)->getBuffer().str();
+  auto output = MemoryBuffer::getFile(outputPath, /*IsText=*/false,
+                                      /*RequiresNullTerminator=*/false);
+  if (!output)
+    return createStringError(output.getError(),
+                             "cannot read the linked " + what + ": " +
+                                 output.getError().message());
+  return (*output)->getBuffer().str();
+}
+
+Expected<std::string> linkSharedLibrary(ArrayRef<ArrayRef<char>> objects,
+                                        const SharedLibraryOptions &options) {
+  std::vector<std::string> flags = {"-shared"};
+  if (options.openmp) {
+    // The thread pool the object carries starts POSIX threads; loops the
+    // pool cannot run fork through OpenMP.
+    flags.push_back("-pthread");
+    StringRef libomp = POLYBLOCKS_LIBOMP_PATH;
+    std::string dir = sys::path::parent_path(libomp).str();
+    flags.push_back(libomp.str());
+    flags.push_back("-Wl,-rpath," + dir);
+  }
+  if (options.gpuRuntime) {
+    std::string dir = options.runtimeDir.empty() ? getRuntimeLibraryDir()
+                                                 : options.runtimeDir;
+    flags.push_back("-L" + dir);
+    flags.push_back("-lpolyblocks_runtime");
+    flags.push_back("-Wl,-rpath," + dir);
+  }
+  flags.push_back("-lm");
+  return runLinker(objects, flags, "so", "the shared library");
+}
+
+Expected<std::string> linkRelocatableObject(ArrayRef<ArrayRef<char>> objects) {
+  return runLinker(objects, {"-r", "-nostdlib"}, "o", "the object's parts");
 }
 
 } // namespace polyblocks

@@ -5,6 +5,7 @@
 #include "polyblocks/Support/TimingScopes.h"
 
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -214,10 +215,12 @@ void optimizeLLVMModule(llvm::Module &module, llvm::TargetMachine &tm) {
   pm.run(module, modules);
 }
 
-llvm::Expected<std::unique_ptr<llvm::Module>>
-translateAndOptimize(ModuleOp module, llvm::LLVMContext &llvmContext,
-                     llvm::TargetMachine &tm, TimingScope *timing,
-                     llvm::function_ref<void()> translated) {
+/// Translates `module` into LLVM IR for `tm`, with the thread pool linked
+/// in and the target's CPU and features on every function.
+static llvm::Expected<std::unique_ptr<llvm::Module>>
+translateForTarget(ModuleOp module, llvm::LLVMContext &llvmContext,
+                   llvm::TargetMachine &tm, TimingScope *timing,
+                   llvm::function_ref<void()> translated) {
   TimingScope translating = nestTiming(timing, "translate to LLVM IR");
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, llvmContext);
@@ -239,8 +242,19 @@ translateAndOptimize(ModuleOp module, llvm::LLVMContext &llvmContext,
     if (!tm.getTargetFeatureString().empty())
       fn.addFnAttr("target-features", tm.getTargetFeatureString());
   }
+  return llvmModule;
+}
+
+llvm::Expected<std::unique_ptr<llvm::Module>>
+translateAndOptimize(ModuleOp module, llvm::LLVMContext &llvmContext,
+                     llvm::TargetMachine &tm, TimingScope *timing,
+                     llvm::function_ref<void()> translated) {
+  auto llvmModule =
+      translateForTarget(module, llvmContext, tm, timing, translated);
+  if (!llvmModule)
+    return llvmModule.takeError();
   TimingScope optimizing = nestTiming(timing, "optimize LLVM IR (-O3)");
-  optimizeLLVMModule(*llvmModule, tm);
+  optimizeLLVMModule(**llvmModule, tm);
   return llvmModule;
 }
 
@@ -286,6 +300,78 @@ llvm::Error emitCode(ModuleOp module, llvm::TargetMachine &tm, CodeKind kind,
                            out);
   }
   llvm_unreachable("unknown code kind");
+}
+
+/// -O3 and code generation of one part, with `tm` (its own), in a context
+/// of its own: the thread that calls it owns everything it touches.
+static llvm::Error compilePart(llvm::ArrayRef<char> bitcode,
+                               llvm::TargetMachine &tm,
+                               llvm::SmallVectorImpl<char> &object) {
+  llvm::LLVMContext context;
+  auto part = llvm::parseBitcodeFile(
+      llvm::MemoryBufferRef(StringRef(bitcode.data(), bitcode.size()), "part"),
+      context);
+  if (!part)
+    return part.takeError();
+  optimizeLLVMModule(**part, tm);
+  return emitMachineCode(**part, tm, llvm::CodeGenFileType::ObjectFile, object);
+}
+
+llvm::Error emitObjects(ModuleOp module, llvm::TargetMachine &tm,
+                        unsigned threads, uint64_t minSplitInstructions,
+                        std::vector<llvm::SmallVector<char, 0>> &objects,
+                        TimingScope *timing,
+                        llvm::function_ref<void()> translated) {
+  llvm::LLVMContext llvmContext;
+  auto llvmModule =
+      translateForTarget(module, llvmContext, tm, timing, translated);
+  if (!llvmModule)
+    return llvmModule.takeError();
+  std::vector<llvm::SmallVector<char, 0>> parts;
+  if (threads > 1) {
+    TimingScope splitting = nestTiming(timing, "split into parts");
+    parts = splitModule(**llvmModule, threads, minSplitInstructions);
+  }
+  objects.assign(parts.size() + 1, {});
+  if (parts.empty()) {
+    TimingScope optimizing = nestTiming(timing, "optimize LLVM IR (-O3)");
+    optimizeLLVMModule(**llvmModule, tm);
+    optimizing.stop();
+    TimingScope emitting = nestTiming(timing, "generate machine code");
+    return emitMachineCode(**llvmModule, tm, llvm::CodeGenFileType::ObjectFile,
+                           objects[0]);
+  }
+  TimingScope compiling = nestTiming(
+      timing, "optimize LLVM IR (-O3) and generate machine code, " +
+                  std::to_string(parts.size() + 1) + " parts in parallel");
+  // A target machine per part, made before any thread starts: code
+  // generation resets a machine's options per function.
+  std::vector<std::unique_ptr<llvm::TargetMachine>> machines;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    machines.emplace_back(tm.getTarget().createTargetMachine(
+        tm.getTargetTriple(), tm.getTargetCPU(), tm.getTargetFeatureString(),
+        tm.Options, tm.getRelocationModel(), tm.getCodeModel(),
+        tm.getOptLevel()));
+    if (!machines.back())
+      return llvm::createStringError("cannot create a target machine for a "
+                                     "part of the program");
+  }
+  std::vector<llvm::Error> errors;
+  for (size_t i = 0; i < parts.size(); ++i)
+    errors.push_back(llvm::Error::success());
+  std::vector<std::thread> workers;
+  for (size_t i = 0; i < parts.size(); ++i)
+    workers.emplace_back([&, i] {
+      errors[i] = compilePart(parts[i], *machines[i], objects[i + 1]);
+    });
+  optimizeLLVMModule(**llvmModule, tm);
+  llvm::Error error = emitMachineCode(
+      **llvmModule, tm, llvm::CodeGenFileType::ObjectFile, objects[0]);
+  for (std::thread &worker : workers)
+    worker.join();
+  for (llvm::Error &partError : errors)
+    error = llvm::joinErrors(std::move(error), std::move(partError));
+  return error;
 }
 
 } // namespace polyblocks

@@ -5,6 +5,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/Threading.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -185,6 +186,15 @@ uint64_t chooseThreadsPerBlock(const GPUChipModel &chip, uint64_t iterations,
                                unsigned maxThreads) {
   uint64_t warps = llvm::alignTo(iterations, chip.warpSize);
   return std::min<uint64_t>(llvm::alignTo(maxThreads, chip.warpSize), warps);
+}
+
+CodegenSplit chooseCodegenSplit(unsigned requested) {
+  constexpr unsigned kMaxParts = 8;
+  constexpr uint64_t kMinInstructions = 20000;
+  if (requested)
+    return {requested, 0};
+  unsigned threads = llvm::hardware_concurrency().compute_thread_count();
+  return {std::clamp(threads, 1u, kMaxParts), kMinInstructions};
 }
 
 } // namespace polyblocks

@@ -47,6 +47,7 @@ struct CompileFlags {
   unsigned l2CacheKiB = 0;
   unsigned l3CacheKiB = 0;
   unsigned threads = 0;
+  unsigned codegenThreads = 0;
   // Experimental switches.
   bool fuse = false;
   unsigned tileCacheSizeKiB = 0;

@@ -37,12 +37,18 @@ std::string getRuntimeLibraryDir();
 /// toolchain PolyBlocks was built with.
 llvm::StringRef getLinkerDriverPath();
 
-/// Links `object` (the bytes of an ELF relocatable object) into a shared
+/// Links `objects` (the bytes of ELF relocatable objects) into a shared
 /// library and returns its bytes. Fails with the linker's output when it
 /// fails.
 llvm::Expected<std::string>
-linkSharedLibrary(llvm::ArrayRef<char> object,
+linkSharedLibrary(llvm::ArrayRef<llvm::ArrayRef<char>> objects,
                   const SharedLibraryOptions &options);
+
+/// Links `objects` into one relocatable object (ld -r) and returns its
+/// bytes: the parts of a program compiled on several threads as the one
+/// object of the program.
+llvm::Expected<std::string>
+linkRelocatableObject(llvm::ArrayRef<llvm::ArrayRef<char>> objects);
 
 } // namespace polyblocks
 

@@ -82,6 +82,10 @@ struct PipelineOptions {
   /// each stage: a pass that breaks the IR is then named, at about a sixth
   /// more compile time on a network (the verifier walks the whole module).
   bool verifyEachPass = false;
+  /// Threads that optimize and compile the host code of an object or a
+  /// shared library, each a part of it (chooseCodegenSplit): 0, the host's
+  /// for a large program; 1, one piece.
+  unsigned codegenThreads = 0;
 
   // Experimental switches (upstream passes with known miscompiles or poor
   // choices, see buildS3Pipeline).

@@ -18,6 +18,7 @@
 #include "llvm/Support/Error.h"
 
 #include <memory>
+#include <vector>
 
 namespace llvm {
 class LLVMContext;
@@ -88,6 +89,29 @@ emitCode(mlir::ModuleOp module, llvm::TargetMachine &tm, CodeKind kind,
          llvm::function_ref<bool(llvm::StringRef)> keepFunction = nullptr,
          mlir::TimingScope *timing = nullptr,
          llvm::function_ref<void()> translated = nullptr);
+
+/// Cuts `module` into up to `parts` parts for code generation on as many
+/// threads, when it has `minInstructions` instructions or more and its
+/// large functions have enough loops (SplitModule.cpp): moves the top-level
+/// loops of its large functions into functions of their own, deals them
+/// out, and returns parts 1.. as bitcode, `module` keeping part 0. The
+/// parts' objects together define what `module`'s one would, with the
+/// moved loops and what they use from the module external, hidden and
+/// named after its entry points. Returns nothing (the module unchanged but
+/// for outlined loops, perhaps) when it does not split.
+std::vector<llvm::SmallVector<char, 0>>
+splitModule(llvm::Module &module, unsigned parts, uint64_t minInstructions);
+
+/// Translates `module` (S5's output) for `tm` and writes it as relocatable
+/// objects into `objects`: one, or, when splitModule cuts it into parts
+/// for `threads` threads, one per part, each optimized at -O3 and compiled
+/// on a thread of its own; linked together (ld -r), they are the one
+/// object. `timing` and `translated` are translateAndOptimize's.
+llvm::Error emitObjects(mlir::ModuleOp module, llvm::TargetMachine &tm,
+                        unsigned threads, uint64_t minSplitInstructions,
+                        std::vector<llvm::SmallVector<char, 0>> &objects,
+                        mlir::TimingScope *timing = nullptr,
+                        llvm::function_ref<void()> translated = nullptr);
 
 } // namespace polyblocks
 

@@ -218,6 +218,22 @@ std::optional<int64_t> chooseProducerSliceRows(int64_t rowBytes, int64_t halo,
 uint64_t chooseThreadsPerBlock(const GPUChipModel &chip, uint64_t iterations,
                                unsigned maxThreads = 256);
 
+/// How the host code of a program is optimized and compiled on several
+/// threads, each a part of it (splitModule).
+struct CodegenSplit {
+  /// At most this many parts.
+  unsigned parts;
+  /// Programs of fewer LLVM instructions (before -O3) stay in one piece: the
+  /// parts' objects are linked into one by the system's linker, which costs
+  /// about as much as a small program's code generation.
+  uint64_t minInstructions;
+};
+/// For `requested` threads: 0, as many as the host has (at most 8), for
+/// programs of 20,000 instructions or more (ResNet-18 has 37,000,
+/// MobileNetV2 30,000, a BERT layer 6,500); n, n parts for any program
+/// with loops to deal out.
+CodegenSplit chooseCodegenSplit(unsigned requested);
+
 } // namespace polyblocks
 
 #endif // POLYBLOCKS_TARGET_HEURISTICS_H
