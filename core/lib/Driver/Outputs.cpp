@@ -193,29 +193,26 @@ llvm::Error renderOutput(ModuleOp module, const OutputKind &kind,
             timing, translated))
       return err;
   }
-  SmallVector<ArrayRef<char>> parts(objects.begin(), objects.end());
-  if (kind.kind != OutputKind::SharedLibrary) {
-    if (objects.size() == 1) {
-      out.assign(objects.front().begin(), objects.front().end());
-      return llvm::Error::success();
-    }
-    TimingScope linking = nestTiming(timing, "link the parts (ld -r)");
-    llvm::Expected<std::string> object = linkRelocatableObject(parts);
-    if (!object)
-      return object.takeError();
-    out.assign(object->begin(), object->end());
+  if (objects.size() == 1 && kind.kind != OutputKind::SharedLibrary) {
+    out = std::move(objects.front());
     return llvm::Error::success();
+  }
+  // The objects are freed once the linker has them in files.
+  SmallVector<ArrayRef<char>> parts(objects.begin(), objects.end());
+  auto written = [&] {
+    objects.clear();
+    objects.shrink_to_fit();
+  };
+  if (kind.kind != OutputKind::SharedLibrary) {
+    TimingScope linking = nestTiming(timing, "link the parts (ld -r)");
+    return linkRelocatableObject(parts, out, written);
   }
   bool gpu = isGPUTarget(options.target) && !options.emulateGPU;
   SharedLibraryOptions link;
   link.openmp = options.parallelize && !gpu;
   link.gpuRuntime = gpu;
   TimingScope linking = nestTiming(timing, "link the shared library");
-  llvm::Expected<std::string> library = linkSharedLibrary(parts, link);
-  if (!library)
-    return library.takeError();
-  out.assign(library->begin(), library->end());
-  return llvm::Error::success();
+  return linkSharedLibrary(parts, link, out, written);
 }
 
 /// `name` with the characters that are not safe in file names as '_'.

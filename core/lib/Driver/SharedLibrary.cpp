@@ -44,12 +44,14 @@ std::string getRuntimeLibraryDir() {
   return dir.str().str();
 }
 
-/// Runs the linker driver with `flags` on `objects`, writing a temporary
-/// file with suffix `suffix`, and returns that file's bytes. Fails with the
-/// linker's output, naming `what`.
-static Expected<std::string> runLinker(ArrayRef<ArrayRef<char>> objects,
-                                       ArrayRef<std::string> flags,
-                                       StringRef suffix, StringRef what) {
+/// Runs the linker driver with `flags` on `objects` (`written` is called
+/// once they are in temporary files), into a temporary file with suffix
+/// `suffix` whose bytes end in `output`. Fails with the linker's output,
+/// naming `what`.
+static Error runLinker(ArrayRef<ArrayRef<char>> objects,
+                       ArrayRef<std::string> flags, StringRef suffix,
+                       StringRef what, function_ref<void()> written,
+                       SmallVectorImpl<char> &output) {
   std::vector<std::string> objectPaths;
   std::vector<std::unique_ptr<FileRemover>> removers;
   for (ArrayRef<char> object : objects) {
@@ -60,6 +62,8 @@ static Expected<std::string> runLinker(ArrayRef<ArrayRef<char>> objects,
     objectPaths.push_back(*objectPath);
     removers.push_back(std::make_unique<FileRemover>(*objectPath));
   }
+  if (written)
+    written();
   SmallString<128> outputPath, logPath;
   if (std::error_code ec =
           sys::fs::createTemporaryFile("polyblocks-kernel", suffix, outputPath))
@@ -98,17 +102,21 @@ static Expected<std::string> runLinker(ArrayRef<ArrayRef<char>> objects,
             (error.empty() ? "exit code " + std::to_string(code) : error) +
             (log.empty() ? "" : "\n" + log));
   }
-  auto output = MemoryBuffer::getFile(outputPath, /*IsText=*/false,
+  auto buffer = MemoryBuffer::getFile(outputPath, /*IsText=*/false,
                                       /*RequiresNullTerminator=*/false);
-  if (!output)
-    return createStringError(output.getError(),
+  if (!buffer)
+    return createStringError(buffer.getError(),
                              "cannot read the linked " + what + ": " +
-                                 output.getError().message());
-  return (*output)->getBuffer().str();
+                                 buffer.getError().message());
+  StringRef bytes = (*buffer)->getBuffer();
+  output.assign(bytes.begin(), bytes.end());
+  return Error::success();
 }
 
-Expected<std::string> linkSharedLibrary(ArrayRef<ArrayRef<char>> objects,
-                                        const SharedLibraryOptions &options) {
+Error linkSharedLibrary(ArrayRef<ArrayRef<char>> objects,
+                        const SharedLibraryOptions &options,
+                        SmallVectorImpl<char> &library,
+                        function_ref<void()> written) {
   std::vector<std::string> flags = {"-shared"};
   if (options.openmp) {
     // The thread pool the object carries starts POSIX threads; loops the
@@ -127,11 +135,15 @@ Expected<std::string> linkSharedLibrary(ArrayRef<ArrayRef<char>> objects,
     flags.push_back("-Wl,-rpath," + dir);
   }
   flags.push_back("-lm");
-  return runLinker(objects, flags, "so", "the shared library");
+  return runLinker(objects, flags, "so", "the shared library", written,
+                   library);
 }
 
-Expected<std::string> linkRelocatableObject(ArrayRef<ArrayRef<char>> objects) {
-  return runLinker(objects, {"-r", "-nostdlib"}, "o", "the object's parts");
+Error linkRelocatableObject(ArrayRef<ArrayRef<char>> objects,
+                            SmallVectorImpl<char> &object,
+                            function_ref<void()> written) {
+  return runLinker(objects, {"-r", "-nostdlib"}, "o", "the object's parts",
+                   written, object);
 }
 
 } // namespace polyblocks

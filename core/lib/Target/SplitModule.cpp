@@ -181,17 +181,16 @@ std::vector<SmallVector<char, 0>> splitModule(Module &module, unsigned parts,
     bySize.push_back({size, fn});
     outlinedTotal += size;
   }
-  llvm::stable_sort(bySize, [](const auto &a, const auto &b) {
-    return a.first > b.first;
-  });
+  llvm::stable_sort(
+      bySize, [](const auto &a, const auto &b) { return a.first > b.first; });
   SmallVector<uint64_t> load(parts, 0);
   for (const Function &fn : module)
     load[0] += countInstructions(fn);
   load[0] -= outlinedTotal;
   DenseMap<Function *, unsigned> partOf;
   for (auto [size, fn] : bySize) {
-    unsigned lightest = std::min_element(load.begin(), load.end()) -
-                        load.begin();
+    unsigned lightest =
+        std::min_element(load.begin(), load.end()) - load.begin();
     load[lightest] += size;
     partOf[fn] = lightest;
   }
@@ -220,8 +219,7 @@ std::vector<SmallVector<char, 0>> splitModule(Module &module, unsigned parts,
   for (unsigned p = 1; p < parts; ++p) {
     if (members[p].empty())
       continue;
-    DenseSet<const GlobalValue *> defined(members[p].begin(),
-                                          members[p].end());
+    DenseSet<const GlobalValue *> defined(members[p].begin(), members[p].end());
     ValueToValueMapTy mapping;
     std::unique_ptr<Module> part =
         CloneModule(module, mapping, [&](const GlobalValue *global) {

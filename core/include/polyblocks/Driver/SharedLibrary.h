@@ -12,6 +12,8 @@
 #define POLYBLOCKS_DRIVER_SHAREDLIBRARY_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -38,17 +40,20 @@ std::string getRuntimeLibraryDir();
 llvm::StringRef getLinkerDriverPath();
 
 /// Links `objects` (the bytes of ELF relocatable objects) into a shared
-/// library and returns its bytes. Fails with the linker's output when it
-/// fails.
-llvm::Expected<std::string>
-linkSharedLibrary(llvm::ArrayRef<llvm::ArrayRef<char>> objects,
-                  const SharedLibraryOptions &options);
+/// library whose bytes end in `library`; `written`, if given, is called once
+/// the objects are in temporary files (a caller done with them frees them
+/// there). Fails with the linker's output when it fails.
+llvm::Error linkSharedLibrary(llvm::ArrayRef<llvm::ArrayRef<char>> objects,
+                              const SharedLibraryOptions &options,
+                              llvm::SmallVectorImpl<char> &library,
+                              llvm::function_ref<void()> written = nullptr);
 
-/// Links `objects` into one relocatable object (ld -r) and returns its
-/// bytes: the parts of a program compiled on several threads as the one
-/// object of the program.
-llvm::Expected<std::string>
-linkRelocatableObject(llvm::ArrayRef<llvm::ArrayRef<char>> objects);
+/// Links `objects` into one relocatable object (ld -r) whose bytes end in
+/// `object`: the parts of a program compiled on several threads as the one
+/// object of the program. `written` is linkSharedLibrary's.
+llvm::Error linkRelocatableObject(llvm::ArrayRef<llvm::ArrayRef<char>> objects,
+                                  llvm::SmallVectorImpl<char> &object,
+                                  llvm::function_ref<void()> written = nullptr);
 
 } // namespace polyblocks
 
