@@ -356,21 +356,24 @@ llvm::Error emitObjects(ModuleOp module, llvm::TargetMachine &tm,
       return llvm::createStringError("cannot create a target machine for a "
                                      "part of the program");
   }
-  std::vector<llvm::Error> errors;
-  for (size_t i = 0; i < parts.size(); ++i)
-    errors.push_back(llvm::Error::success());
+  // Each thread's failure, as a message (empty: none).
+  std::vector<std::string> failures(parts.size());
   std::vector<std::thread> workers;
   for (size_t i = 0; i < parts.size(); ++i)
     workers.emplace_back([&, i] {
-      errors[i] = compilePart(parts[i], *machines[i], objects[i + 1]);
+      if (llvm::Error error =
+              compilePart(parts[i], *machines[i], objects[i + 1]))
+        failures[i] = llvm::toString(std::move(error));
     });
   optimizeLLVMModule(**llvmModule, tm);
   llvm::Error error = emitMachineCode(
       **llvmModule, tm, llvm::CodeGenFileType::ObjectFile, objects[0]);
   for (std::thread &worker : workers)
     worker.join();
-  for (llvm::Error &partError : errors)
-    error = llvm::joinErrors(std::move(error), std::move(partError));
+  for (const std::string &failure : failures)
+    if (!failure.empty())
+      error =
+          llvm::joinErrors(std::move(error), llvm::createStringError(failure));
   return error;
 }
 
