@@ -93,6 +93,23 @@ llvm.func @descriptors(%a: !llvm.ptr, %arena: !llvm.ptr) {
 
 // -----
 
+// A vector passed in the context: the context is aligned as the vector is
+// (its field is stored and loaded with the vector's alignment).
+
+llvm.func @use_vector(vector<32xf32>)
+
+// CHECK-LABEL: llvm.func @vector_field
+// CHECK: llvm.alloca %{{.*}} x !llvm.struct<(vector<32xf32>)> {alignment = 128 : i64}
+llvm.func @vector_field(%v: vector<32xf32>) {
+  omp.parallel {
+    llvm.call @use_vector(%v) : (vector<32xf32>) -> ()
+    omp.terminator
+  }
+  llvm.return
+}
+
+// -----
+
 // A region that uses nothing from outside gets no context; two regions of
 // one function get two functions.
 

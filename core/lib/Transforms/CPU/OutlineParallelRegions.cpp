@@ -43,6 +43,7 @@
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 #define DEBUG_TYPE "pb-outline-parallel-regions"
@@ -156,8 +157,12 @@ void outline(omp::ParallelOp parallel, LLVM::LLVMFuncOp runRegion,
   } else {
     OpBuilder entry = OpBuilder::atBlockBegin(&parent.getBody().front());
     Value one = LLVM::ConstantOp::create(entry, loc, i64, 1);
+    // Aligned as its fields (a vector<32xf32> field: 128 bytes), which are
+    // stored and loaded with their types' alignment.
+    uint64_t alignment = std::max<uint64_t>(
+        8, DataLayout::closest(parent).getTypeABIAlignment(contextType));
     contextPointer =
-        LLVM::AllocaOp::create(entry, loc, ptr, contextType, one, 8);
+        LLVM::AllocaOp::create(entry, loc, ptr, contextType, one, alignment);
     for (auto [i, value] : llvm::enumerate(passed)) {
       Value field = LLVM::GEPOp::create(
           b, loc, ptr, contextType, contextPointer,
