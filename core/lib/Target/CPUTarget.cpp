@@ -269,6 +269,18 @@ llvm::Error emitMachineCode(llvm::Module &module, llvm::TargetMachine &tm,
   return llvm::Error::success();
 }
 
+/// -O3 on `module`, then its object into `out`, each step timed in `timing`.
+static llvm::Error optimizeAndEmitObject(llvm::Module &module,
+                                         llvm::TargetMachine &tm,
+                                         llvm::SmallVectorImpl<char> &out,
+                                         TimingScope *timing) {
+  TimingScope optimizing = nestTiming(timing, "optimize LLVM IR (-O3)");
+  optimizeLLVMModule(module, tm);
+  optimizing.stop();
+  TimingScope emitting = nestTiming(timing, "generate machine code");
+  return emitMachineCode(module, tm, llvm::CodeGenFileType::ObjectFile, out);
+}
+
 llvm::Error emitCode(ModuleOp module, llvm::TargetMachine &tm, CodeKind kind,
                      llvm::SmallVectorImpl<char> &out,
                      llvm::function_ref<bool(StringRef)> keepFunction,
@@ -313,8 +325,7 @@ static llvm::Error compilePart(llvm::ArrayRef<char> bitcode,
       context);
   if (!part)
     return part.takeError();
-  optimizeLLVMModule(**part, tm);
-  return emitMachineCode(**part, tm, llvm::CodeGenFileType::ObjectFile, object);
+  return optimizeAndEmitObject(**part, tm, object, /*timing=*/nullptr);
 }
 
 llvm::Error emitObjects(ModuleOp module, llvm::TargetMachine &tm,
@@ -333,14 +344,8 @@ llvm::Error emitObjects(ModuleOp module, llvm::TargetMachine &tm,
     parts = splitModule(**llvmModule, threads, minSplitInstructions);
   }
   objects.assign(parts.size() + 1, {});
-  if (parts.empty()) {
-    TimingScope optimizing = nestTiming(timing, "optimize LLVM IR (-O3)");
-    optimizeLLVMModule(**llvmModule, tm);
-    optimizing.stop();
-    TimingScope emitting = nestTiming(timing, "generate machine code");
-    return emitMachineCode(**llvmModule, tm, llvm::CodeGenFileType::ObjectFile,
-                           objects[0]);
-  }
+  if (parts.empty())
+    return optimizeAndEmitObject(**llvmModule, tm, objects[0], timing);
   TimingScope compiling = nestTiming(
       timing, "optimize LLVM IR (-O3) and generate machine code, " +
                   std::to_string(parts.size() + 1) + " parts in parallel");
@@ -365,9 +370,8 @@ llvm::Error emitObjects(ModuleOp module, llvm::TargetMachine &tm,
               compilePart(parts[i], *machines[i], objects[i + 1]))
         failures[i] = llvm::toString(std::move(error));
     });
-  optimizeLLVMModule(**llvmModule, tm);
-  llvm::Error error = emitMachineCode(
-      **llvmModule, tm, llvm::CodeGenFileType::ObjectFile, objects[0]);
+  llvm::Error error =
+      optimizeAndEmitObject(**llvmModule, tm, objects[0], /*timing=*/nullptr);
   for (std::thread &worker : workers)
     worker.join();
   for (const std::string &failure : failures)

@@ -74,16 +74,19 @@ uint64_t countInstructions(const Loop &loop) {
 void outlineLoops(Function &fn, SmallVectorImpl<Function *> &outlined) {
   DominatorTree dominators(fn);
   LoopInfo loops(dominators);
-  SmallVector<Loop *> topLevel(loops.begin(), loops.end());
   // LoopInfo lists top-level loops last to first.
-  std::reverse(topLevel.begin(), topLevel.end());
-  unsigned index = 0;
-  for (Loop *loop : topLevel) {
-    if (countInstructions(*loop) < kMinLoopInstructions)
-      continue;
+  SmallVector<Loop *> large;
+  for (Loop *loop : llvm::reverse(loops))
+    if (countInstructions(*loop) >= kMinLoopInstructions)
+      large.push_back(loop);
+  // All in simplified form first: the extraction cache (a walk of the whole
+  // function) then stays valid across the extractions.
+  for (Loop *loop : large)
     simplifyLoop(loop, &dominators, &loops, /*SE=*/nullptr, /*AC=*/nullptr,
                  /*MSSAU=*/nullptr, /*PreserveLCSSA=*/false);
-    CodeExtractorAnalysisCache cache(fn);
+  CodeExtractorAnalysisCache cache(fn);
+  unsigned index = 0;
+  for (Loop *loop : large) {
     CodeExtractor extractor(loop->getBlocks(), &dominators);
     if (!extractor.isEligible())
       continue;
