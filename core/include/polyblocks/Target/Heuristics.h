@@ -225,7 +225,8 @@ struct CodegenSplit {
   unsigned parts;
   /// Programs of fewer LLVM instructions (before -O3) stay in one piece: the
   /// parts' objects are linked into one by the system's linker, which costs
-  /// about as much as a small program's code generation.
+  /// about what the other cores save on a small program (a BERT layer:
+  /// bench/RESULTS.md, compile time, fourth step).
   uint64_t minInstructions;
 };
 /// For `requested` threads: 0, as many as the host has (at most 8), for
