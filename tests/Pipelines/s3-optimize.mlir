@@ -80,7 +80,8 @@ func.func @loop_carried_dependence_keeps_loop_sequential(%a: memref<64x32xf32>) 
 // into 6-row slivers per k block (42,496 copies, too few to wake the
 // threads for, once per k block), then the column tiles run in parallel,
 // each packing its panel of B on its stack (one buffer allocated before the
-// loops when they run sequentially).
+// loops when they run sequentially). B (4 MiB) outgrows L2: the first tile
+// of each column tile prefetches the next one's panel rows, line by line.
 
 // CHECK-LABEL: func.func @large_matmul_is_register_tiled
 // CHECK-SAME:    (%[[A:.*]]: memref<500x1024xf32>, %{{.*}}: memref<1024x1024xf32>, %[[C:.*]]: memref<500x1024xf32>) -> i32
@@ -93,7 +94,10 @@ func.func @loop_carried_dependence_keeps_loop_sequential(%a: memref<64x32xf32>) 
 // SEQ:             affine.for %{{.*}} = 0 to 1024 step 16 {
 // PAR:                 %[[PACK:.*]] = memref.alloca() {alignment = 64 : i64} : memref<512x16xf32>
 // CHECK:               affine.vector_store %{{.*}}, %[[PACK]]
-// CHECK:             affine.for %{{.*}} = 0 to 498 step 6 {
+// CHECK:             affine.for {{.*}} iter_args
+// CHECK:               affine.vector_load %[[PACK]]
+// CHECK-NEXT:          affine.prefetch
+// CHECK:             affine.for %{{.*}} = 6 to 498 step 6 {
 // CHECK-COUNT-6:       affine.vector_load %[[C]]
 // CHECK:               affine.for {{.*}} iter_args
 // CHECK:                 affine.vector_load %[[PACK]]

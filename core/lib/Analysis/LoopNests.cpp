@@ -317,7 +317,8 @@ bool isParallelLoop(AffineForOp loop) {
     if (auto dealloc = dyn_cast<memref::DeallocOp>(op))
       return local.contains(dealloc.getMemref()) ? WalkResult::advance()
                                                  : WalkResult::interrupt();
-    if (isa<AffineForOp, AffineIfOp, AffineYieldOp>(op) ||
+    // A prefetch orders nothing: it reads no value and writes none.
+    if (isa<AffineForOp, AffineIfOp, AffineYieldOp, AffinePrefetchOp>(op) ||
         isMemoryEffectFree(op) || hasSingleEffect<MemoryEffects::Allocate>(op))
       return WalkResult::advance();
     return WalkResult::interrupt();

@@ -25,11 +25,21 @@ RegisterTile chooseRegisterTile(const CPUModel &cpu) {
   tile.rows = std::max(1u, mr);
   tile.columns = nr;
   tile.kBlock = kc;
+  tile.kBlockCacheKiB = cpu.l2CacheKiB / 2;
   tile.packRowsAboveKiB = cpu.l2CacheKiB;
   tile.columnsOutsideAboveKiB = cpu.l2CacheKiB / 2;
   tile.rowBlockKiB = cpu.l2CacheKiB / 2;
   tile.threads = std::max(1u, cpu.numThreads);
   return tile;
+}
+
+int64_t getKBlockLimit(const RegisterTile &tile, int64_t rows, int64_t columns,
+                       int64_t elementBytes) {
+  int64_t bytesPerK =
+      (std::max<int64_t>(rows, 1) + std::max<int64_t>(columns, 1)) *
+      std::max<int64_t>(1, elementBytes);
+  int64_t fits = int64_t(tile.kBlockCacheKiB) * 1024 / bytesPerK;
+  return std::max<int64_t>(tile.kBlock, fits);
 }
 
 std::vector<unsigned> splitIntoVectors(unsigned width, unsigned lanes) {

@@ -214,3 +214,23 @@ func.func @stepped_blocks_meet(%a: memref<16xf32>) {
   }
   return
 }
+
+// -----
+
+// A prefetch orders nothing: it reads no value and writes none, even of
+// the row the next iteration writes (a micro-kernel's prefetch of the next
+// column tile's panel).
+// CHECK-LABEL: func @prefetch_of_next_row
+// CHECK:         affine.parallel
+// CHECK:           affine.prefetch
+func.func @prefetch_of_next_row(%a: memref<65x64xf32>) {
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 64 {
+      affine.prefetch %a[%i + 1, %j], read, locality<2>, data : memref<65x64xf32>
+      %y = affine.load %a[%i, %j] : memref<65x64xf32>
+      %s = arith.addf %y, %y : f32
+      affine.store %s, %a[%i, %j] : memref<65x64xf32>
+    }
+  }
+  return
+}

@@ -29,6 +29,12 @@ struct RegisterTile {
   /// Iterations of k per cache block (KC): the packed KC x NR panel of the
   /// column factor fills L1d.
   unsigned kBlock;
+  /// A matmul's k block may be longer than kBlock while its panel (KC x
+  /// NR) and its row factor's block (rows x KC) together fit in this many
+  /// KiB (half of one core's L2): the panel is then read from L2, one row
+  /// of NR lanes per MR multiply-adds, and fewer blocks load and store C
+  /// fewer times (0: never longer).
+  unsigned kBlockCacheKiB;
   /// The row factor's k block is packed when it outgrows this cache, in
   /// KiB (one core's L2).
   unsigned packRowsAboveKiB;
@@ -55,6 +61,14 @@ struct RegisterTile {
 /// tile past half of L2; a row-blocked matmul takes its rows in blocks of
 /// half of L2, as many as a multiple of the threads.
 RegisterTile chooseRegisterTile(const CPUModel &cpu);
+
+/// The longest k block (KC) a k-blocked matmul of `rows` rows and register
+/// tiles `columns` wide may take, for elements of `elementBytes`: kBlock,
+/// or more while the panel and the row factor's block fit in
+/// kBlockCacheKiB (a batch-1 transformer's 128 rows by K = 768: the whole
+/// reduction in one block with AVX-512's tile and a 1 MiB L2).
+int64_t getKBlockLimit(const RegisterTile &tile, int64_t rows, int64_t columns,
+                       int64_t elementBytes);
 
 /// The columns of a register tile over `n` columns, as vectors of at most
 /// `lanes` elements, and its rows.

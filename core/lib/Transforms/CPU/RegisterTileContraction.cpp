@@ -74,6 +74,12 @@ struct TilePlan {
   int64_t m, n;
   /// The register tile (MR x NR) and the k block (KC).
   int64_t mr, nr, kc;
+  /// Bytes of a cache line (the machine model's).
+  int64_t lineBytes = 64;
+  /// Whether the first register tile of each column tile of a k block
+  /// prefetches the next column tile's panel (a k-blocked matmul whose
+  /// column factor outgrows L2: its rows come from L3 or memory).
+  bool prefetchNextPanel = false;
   /// The widths of the vectors that hold one row of the tile (NR in all).
   SmallVector<int64_t> vectorWidths;
   /// The reduction loops' trip counts and their product.
@@ -158,6 +164,7 @@ static std::optional<TilePlan> planTile(Contraction &c,
   }
   plan.nr = columns->columns;
   plan.vectorWidths.assign(columns->vectors.begin(), columns->vectors.end());
+  plan.lineBytes = std::max<int64_t>(1, cpu.cacheLineBytes);
   unsigned maxRows = columns->rows;
   auto chooseRows = [&](int64_t limit) {
     int64_t maxRows = std::max<int64_t>(1, std::min<int64_t>(limit, plan.m));
@@ -209,10 +216,15 @@ static std::optional<TilePlan> planTile(Contraction &c,
       plan.numRowBlocks = numRowBlocks;
     }
   }
-  // The largest k block up to `kBlock` that divides the trip count.
-  plan.kc = plan.blocked
-                ? polyblocks::getLargestDivisorAtMost(plan.kTotal, tile.kBlock)
-                : plan.kTotal;
+  // The largest k block that divides the trip count, up to `kBlock` or
+  // as long as the panel and the row factor's block fit in half of L2
+  // (getKBlockLimit).
+  plan.kc =
+      plan.blocked
+          ? polyblocks::getLargestDivisorAtMost(
+                plan.kTotal,
+                polyblocks::getKBlockLimit(tile, plan.m, plan.nr, elementBytes))
+          : plan.kTotal;
   // The row factor of a blocked matmul whose k block does not stay in cache
   // between column tiles, and that enough column tiles read.
   plan.rowBlockBytes = plan.m * plan.kc * elementBytes;
@@ -226,6 +238,9 @@ static std::optional<TilePlan> planTile(Contraction &c,
     chooseRows(maxRows);
   }
   plan.panelBytes = plan.kTotal * plan.n * elementBytes;
+  plan.prefetchNextPanel = plan.blocked && plan.n > plan.nr &&
+                           plan.getWholeRows() != 0 &&
+                           plan.panelBytes > int64_t(cpu.l2CacheKiB) * 1024;
   plan.columnsOutside =
       !plan.blocked && !c.outerLoops.empty() && c.numPanelBatchLoops == 0 &&
       plan.panelBytes > int64_t(tile.columnsOutsideAboveKiB) * 1024;
@@ -322,9 +337,18 @@ private:
   void packRowSlivers();
   /// One register tile: `tileRows` rows from `rowBase` times the NR columns
   /// of the current column tile, accumulated over the k block; the row
-  /// factor read from the slivers when `packed`.
+  /// factor read from the slivers when `packed`. With
+  /// `prefetchNextPanel`, each k step also prefetches into L2 the lines of
+  /// the next column tile's panel row (prefetchNextPanelRow).
   void emitTile(OpBuilder &tb, OpFoldResult rowBase, int64_t tileRows,
-                bool packed);
+                bool packed, bool prefetchNextPanel = false);
+  /// Prefetches into L2 the lines of Y[k, jt + NR .. jt + 2 NR) (mod N: the
+  /// last column tile's, the first's), the next column tile's part of row
+  /// `k` of the column factor: one per cache line from its first element,
+  /// and its last element's (a row of NR elements not aligned to a line
+  /// spans one line more).
+  void prefetchNextPanelRow(OpBuilder &inner, Location innerLoc,
+                            ArrayRef<Value> ks);
 
   /// The packed panels of the whole reduction (or of one k block):
   /// [N / NR, KC, NR].
@@ -669,8 +693,38 @@ void TiledNestBuilder::packRowSlivers() {
       });
 }
 
+void TiledNestBuilder::prefetchNextPanelRow(OpBuilder &inner, Location innerLoc,
+                                            ArrayRef<Value> ks) {
+  int64_t elementBytes = c.elementType.getIntOrFloatBitWidth() / 8;
+  int64_t lineElements =
+      std::max<int64_t>(1, plan.lineBytes / std::max<int64_t>(1, elementBytes));
+  SmallVector<int64_t> offsets;
+  for (int64_t e = 0; e < plan.nr; e += lineElements)
+    offsets.push_back(e);
+  if (offsets.back() != plan.nr - 1)
+    offsets.push_back(plan.nr - 1);
+  AffineExpr d0 = getAffineDimExpr(0, ctx);
+  for (int64_t e : offsets) {
+    auto column = AffineApplyOp::create(
+        inner, innerLoc, AffineMap::get(1, 0, (d0 + plan.nr + e) % plan.n),
+        ValueRange{jt});
+    ivMap[oldJ] = column;
+    AffineMap map = c.panelLoad.getAffineMap();
+    SmallVector<Value> operands = remap(c.panelLoad);
+    fullyComposeAffineMapAndOperands(&map, &operands);
+    canonicalizeMapAndOperands(&map, &operands);
+    AffinePrefetchOp::create(inner, innerLoc, c.panelLoad.getMemRef(), map,
+                             operands, /*isWrite=*/false, /*localityHint=*/2,
+                             /*isDataCache=*/true);
+    if (column->use_empty())
+      column->erase();
+  }
+  ivMap[oldJ] = jt;
+}
+
 void TiledNestBuilder::emitTile(OpBuilder &tb, OpFoldResult rowBase,
-                                int64_t tileRows, bool packed) {
+                                int64_t tileRows, bool packed,
+                                bool prefetchNextPanel) {
   Value accMemRef = c.accStore.getMemRef();
   // Row indices rowBase + r, and the accumulators' initial values: one per
   // row and vector, row by row.
@@ -699,6 +753,8 @@ void TiledNestBuilder::emitTile(OpBuilder &tb, OpFoldResult rowBase,
           panels.push_back(AffineVectorLoadOp::create(inner, innerLoc, type,
                                                       pack, getPackMap(offset),
                                                       getPackOperands(jt, ks)));
+        if (prefetchNextPanel)
+          prefetchNextPanelRow(inner, innerLoc, ks);
         if (!packed)
           return polyblocks::buildRowMultiplyAdds(inner, innerLoc, c, ivMap,
                                                   rowIvs, panels, accs);
@@ -858,7 +914,19 @@ Operation *TiledNestBuilder::build() {
                               ValueRange{tileLoop.getInductionVar()});
     emitTile(tb, rowBase, plan.mr, bool(rowPack));
   } else {
-    auto iTile = AffineForOp::create(b, loc, 0, wholeRows, plan.mr);
+    // A k-blocked matmul's first tile prefetches the next column tile's
+    // panel: its rows lie a whole row of Y apart (12 KiB for 3072 columns,
+    // a stride the hardware prefetchers did not follow) and its packing,
+    // with no arithmetic to overlap, waited on each of them (128 x 768 by
+    // 768 x 3072: 3.11-3.36 -> 2.75-3.13 ms, with the longer k block;
+    // bench/RESULTS.md).
+    int64_t first = 0;
+    if (plan.prefetchNextPanel) {
+      emitTile(b, b.getIndexAttr(0), plan.mr, bool(rowPack),
+               /*prefetchNextPanel=*/true);
+      first = plan.mr;
+    }
+    auto iTile = AffineForOp::create(b, loc, first, wholeRows, plan.mr);
     OpBuilder tb = OpBuilder::atBlockBegin(iTile.getBody());
     emitTile(tb, iTile.getInductionVar(), plan.mr, bool(rowPack));
   }
@@ -911,7 +979,12 @@ static void recordTile(Operation *nestRoot, const Contraction &c,
                          : "read in place")
        << " (its k block of " << plan.rowBlockBytes / 1024 << " KiB "
        << (plan.packRows ? "outgrows" : "fits, or few column tiles read it,")
-       << " the " << tile.packRowsAboveKiB << " KiB cache)";
+       << " the " << tile.packRowsAboveKiB << " KiB cache)"
+       << (plan.prefetchNextPanel
+               ? "; the first tile of each column tile prefetches the next "
+                 "one's panel into L2 (the column factor's " +
+                     std::to_string(plan.panelBytes / 1024) + " KiB outgrow it)"
+               : "");
   else
     os << "the whole reduction (" << kc
        << " iterations) in one block, the column factor packed "
@@ -978,8 +1051,10 @@ struct RegisterTileContractionPass
       tile.rows = rows;
     if (lanes)
       tile.columns = lanes;
-    if (kBlock)
+    if (kBlock) {
       tile.kBlock = kBlock;
+      tile.kBlockCacheKiB = 0;
+    }
     if (cacheKiB)
       tile.packRowsAboveKiB = cacheKiB;
     if (columnsOutsideKiB)
