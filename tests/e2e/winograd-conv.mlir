@@ -7,6 +7,8 @@
 // CHECK: PASS @two_convs_padded
 // CHECK: PASS @overhang_f2
 // CHECK: PASS @overhang_f4
+// CHECK: PASS @filter_argument_f4
+// CHECK: PASS @filter_argument_f2
 // Covers: pb-winograd-convolutions against the reference lowering's direct
 // convolutions (random inputs, constant filters), on shapes that take
 // F(4x4, 3x3) and F(2x2, 3x3) (the machine model's vectors fixed, 32
@@ -17,7 +19,10 @@
 // fill: the transform adds to it); two convolutions, the first writing into
 // the padded input of the second; outputs no multiple of the tile, whose
 // last tiles overhang them (7 x 7: F(2x2, 3x3), 16 tiles; 10 x 13 at batch
-// 2: F(4x4, 3x3), 24 tiles).
+// 2: F(4x4, 3x3), 24 tiles); filters passed as arguments (JAX's
+// weights), transformed on every call by a nest of their own, onto a fill
+// with a ReLU after (F(4x4, 3x3), 32 channels in, 48 out) and onto a bias
+// (F(2x2, 3x3)).
 // S3-LABEL: func.func @conv_shift_relu_f4
 // S3:         summary = "input transform of F(4x4, 3x3): 72 tiles of 6x6
 // S3:         packed_at_compile_time = true, packed_by_groups = false, pass = "pb-register-tile-contraction"
@@ -34,6 +39,12 @@
 // S3:         summary = "input transform of F(2x2, 3x3): 16 tiles of 4x4
 // S3-LABEL: func.func @overhang_f4
 // S3:         summary = "input transform of F(4x4, 3x3): 24 tiles of 6x6
+// S3-LABEL: func.func @filter_argument_f4
+// S3:         summary = "filter transform of F(4x4, 3x3) at run time (the filter is not a constant): 32 x 48 channel pairs, 36 values each"
+// S3:         summary = "input transform of F(4x4, 3x3)
+// S3:         summary = "output transform of F(4x4, 3x3): each output stored once, from the fill before the convolution"
+// S3-LABEL: func.func @filter_argument_f2
+// S3:         summary = "filter transform of F(2x2, 3x3) at run time
 // DIRECT-NOT: pb-winograd-convolutions
 #nhwc = affine_map<(n, h, w, c) -> (n, h, w, c)>
 #chan = affine_map<(n, h, w, c) -> (c)>
@@ -134,5 +145,25 @@ module {
     %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
         ins(%x, %w : tensor<2x12x15x16xf32>, tensor<3x3x16x16xf32>) outs(%bias : tensor<2x10x13x16xf32>) -> tensor<2x10x13x16xf32>
     return %c : tensor<2x10x13x16xf32>
+  }
+  func.func @filter_argument_f4(%x: tensor<2x26x26x32xf32>, %w: tensor<3x3x32x48xf32>) -> tensor<2x24x24x48xf32> {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<2x24x24x48xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x24x24x48xf32>) -> tensor<2x24x24x48xf32>
+    %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+        ins(%x, %w : tensor<2x26x26x32xf32>, tensor<3x3x32x48xf32>) outs(%f : tensor<2x24x24x48xf32>) -> tensor<2x24x24x48xf32>
+    %r = linalg.generic {indexing_maps = [#nhwc, #nhwc], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+        ins(%c : tensor<2x24x24x48xf32>) outs(%e : tensor<2x24x24x48xf32>) {
+    ^bb0(%v: f32, %o: f32):
+      %m = arith.maximumf %v, %zero : f32
+      linalg.yield %m : f32
+    } -> tensor<2x24x24x48xf32>
+    return %r : tensor<2x24x24x48xf32>
+  }
+
+  func.func @filter_argument_f2(%x: tensor<1x9x9x16xf32>, %w: tensor<3x3x16x16xf32>, %bias: tensor<1x7x7x16xf32>) -> tensor<1x7x7x16xf32> {
+    %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+        ins(%x, %w : tensor<1x9x9x16xf32>, tensor<3x3x16x16xf32>) outs(%bias : tensor<1x7x7x16xf32>) -> tensor<1x7x7x16xf32>
+    return %c : tensor<1x7x7x16xf32>
   }
 }

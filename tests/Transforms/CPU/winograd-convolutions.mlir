@@ -135,12 +135,16 @@ module attributes {pb.machine = {vector_bits = 256 : i64, vector_registers = 16 
 
 // -----
 
-// Left direct: a filter passed in (not a constant), a stride of 2, input
-// channels no multiple of the lanes (an RGB stem), a 3 x 3 output (4 tiles
-// of 2 x 2, fewer than a register tile of rows), a fill of the output read
-// by another op before the convolution (it stays, and the transform adds).
+// Left direct: a stride of 2, input channels no multiple of the lanes (an
+// RGB stem), a 3 x 3 output (4 tiles of 2 x 2, fewer than a register tile
+// of rows); a fill of the output read by another op before the convolution
+// (it stays, and the transform adds). The filter passed in (not a constant)
+// takes Winograd, transformed at run time (@filter_argument below).
 // CHECK-LABEL: func.func @left_direct
-// CHECK-COUNT-4: linalg.conv_2d_nhwc_hwcf
+// CHECK:         summary = "filter transform of F(4x4, 3x3) at run time
+// CHECK-NOT:     linalg.conv_2d_nhwc_hwcf
+// CHECK:         summary = "output transform of F(4x4, 3x3)
+// CHECK-COUNT-3: linalg.conv_2d_nhwc_hwcf
 // CHECK-NOT:     pb-winograd-convolutions
 // CHECK-LABEL: func.func @fill_read_before
 // CHECK:         linalg.fill
@@ -171,6 +175,41 @@ module attributes {pb.machine = {vector_bits = 256 : i64, vector_registers = 16 
     linalg.copy ins(%y : memref<1x16x16x8xf32>) outs(%copy : memref<1x16x16x8xf32>)
     linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
         ins(%x, %w : memref<1x18x18x8xf32>, memref<3x3x8x8xf32>) outs(%y : memref<1x16x16x8xf32>)
+    return
+  }
+}
+
+// -----
+
+// A filter passed in (an argument: JAX's weights) is transformed on every
+// call, before the input, by a nest of its own over the channel pairs
+// (vectors along F): the 9 taps of (c, f..f+7) loaded, G w G^T's 36 values
+// stored into a buffer of 36 x C x F that the batch of matmuls reads and
+// that is freed after it.
+// CHECK-LABEL: func.func @filter_argument
+// CHECK-SAME:    (%{{.*}}: memref<1x18x18x8xf32>, %[[W:.*]]: memref<3x3x8x16xf32>, %{{.*}}: memref<1x16x16x16xf32>)
+// CHECK:         %[[U:.*]] = memref.alloc() {alignment = 64 : i64} : memref<36x8x16xf32>
+// CHECK:         affine.for %[[C:.*]] = 0 to 8 {
+// CHECK-NEXT:      affine.for %[[F:.*]] = 0 to 16 step 8 {
+// CHECK-NEXT:        affine.vector_load %[[W]][0, 0, %[[C]], %[[F]]] : memref<3x3x8x16xf32>, vector<8xf32>
+// CHECK-COUNT-7:     affine.vector_load %[[W]]
+// CHECK-NEXT:        affine.vector_load %[[W]][2, 2, %[[C]], %[[F]]] : memref<3x3x8x16xf32>, vector<8xf32>
+// CHECK-NOT:         affine.vector_load
+// CHECK:             affine.vector_store %{{.*}}, %[[U]][0, %[[C]], %[[F]]]
+// CHECK-COUNT-34:    affine.vector_store
+// CHECK-NEXT:        affine.vector_store %{{.*}}, %[[U]][35, %[[C]], %[[F]]]
+// CHECK:         } {pb.decisions = [{m = 4 : i64, pass = "pb-winograd-convolutions", summary = "filter transform of F(4x4, 3x3) at run time (the filter is not a constant): 8 x 16 channel pairs, 36 values each"}]}
+// CHECK:         summary = "input transform of F(4x4, 3x3)
+// CHECK:         linalg.batch_matmul ins(%{{.*}}, %[[U]] : memref<36x16x8xf32>, memref<36x8x16xf32>)
+// CHECK:         memref.dealloc %[[U]]
+// CHECK:         summary = "output transform of F(4x4, 3x3)
+// CHECK-NOT:     linalg.conv_2d_nhwc_hwcf
+module attributes {pb.machine = {vector_bits = 256 : i64, vector_registers = 16 : i64}} {
+  func.func @filter_argument(%x: memref<1x18x18x8xf32>, %w: memref<3x3x8x16xf32>, %y: memref<1x16x16x16xf32>) {
+    %zero = arith.constant 0.0 : f32
+    linalg.fill ins(%zero : f32) outs(%y : memref<1x16x16x16xf32>)
+    linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+        ins(%x, %w : memref<1x18x18x8xf32>, memref<3x3x8x16xf32>) outs(%y : memref<1x16x16x16xf32>)
     return
   }
 }

@@ -795,20 +795,24 @@ def PBLowerAssertions : Pass<"pb-lower-assertions", "::mlir::func::FuncOp"> {
 
 def PBWinogradConvolutions
     : Pass<"pb-winograd-convolutions", "::mlir::ModuleOp"> {
-  let summary = "Compute 3x3 stride-1 convolutions by constant filters with Winograd's F(m x m, 3 x 3)";
+  let summary = "Compute 3x3 stride-1 convolutions with Winograd's F(m x m, 3 x 3)";
   let description = [{
     Runs on buffers, before linalg becomes loops (CPU), on the module (the
     transformed filters are constant globals of the module). A
     `linalg.conv_2d_nhwc_hwcf` on f32 with a 3x3 filter, unit strides and
-    dilations, static shapes and a filter that is a constant global (a
-    network's weights, batch norm folded in) is computed in tiles of m x m
+    dilations and static shapes is computed in tiles of m x m
     outputs (m from the machine model, chooseWinogradTile: 4 or 2, the
     fewest products per output among those leaving a register tile of
     rows) from (m + 2) x (m + 2) tiles of the input (alpha = m + 2). When m
     divides neither output dimension (a 7 x 7 layer), the last tiles
     overhang the output: their inputs past the padded input read as zeros
     and their outputs past the output are not stored (`affine.if` on the
-    last tiles' subscripts).
+    last tiles' subscripts). A filter that is a constant global (a
+    network's weights, batch norm folded in) is transformed at compile time
+    into a new constant global; any other (an argument: JAX's weights) by a
+    nest before the input transform, on every call, over the channel pairs
+    with vectors along F (the 9 taps of each, G w G^T's alpha^2 values
+    stored into a buffer freed after the matmuls).
 
     ```mlir
     linalg.conv_2d_nhwc_hwcf ins(%x, %w : memref<1x58x58x64xf32>, memref<3x3x64x64xf32>)

@@ -1,10 +1,11 @@
 //===- WinogradConvolutions.cpp - 3x3 convolutions as Winograd F(m, 3) ----===//
 //
-// Rewrites a 3x3 stride-1 NHWC convolution by a constant filter as
-// Winograd's F(m x m, 3 x 3): the filter transformed at compile time, an
-// input transform nest, a batch of (m + 2)^2 matmuls that the register-tile
-// micro-kernel computes, and an output transform nest. The transforms work
-// on vectors of channels, with the matrices' coefficients as constants.
+// Rewrites a 3x3 stride-1 NHWC convolution as Winograd's F(m x m, 3 x 3):
+// the filter transformed at compile time (a constant) or by a nest of its
+// own on every call (an argument), an input transform nest, a batch of (m +
+// 2)^2 matmuls that the register-tile micro-kernel computes, and an output
+// transform nest. The transforms work on vectors of channels, with the
+// matrices' coefficients as constants.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,6 +46,8 @@ namespace {
 /// A convolution the pass takes, with its shapes.
 struct WinogradConv {
   linalg::Conv2DNhwcHwcfOp op;
+  /// The filter's constant global; null for a filter passed in (an
+  /// argument: JAX's weights), transformed at run time.
   memref::GlobalOp filter;
   int64_t n, h, w, c, f;
   unsigned m;
@@ -103,10 +106,6 @@ static std::optional<WinogradConv> matchConv(linalg::Conv2DNhwcHwcfOp conv,
   WinogradConv wc;
   wc.op = conv;
   wc.filter = polyblocks::getConstantGlobal(filterValue);
-  if (!wc.filter) {
-    LLVM_DEBUG(llvm::dbgs() << "direct: the filter is no constant global\n");
-    return std::nullopt;
-  }
   wc.n = outputType.getDimSize(0);
   wc.h = outputType.getDimSize(1);
   wc.w = outputType.getDimSize(2);
@@ -335,17 +334,21 @@ struct WinogradConvolutionsPass
 
     // The transformed filter, a constant global beside the filter's.
     auto uType = MemRefType::get({points, wc.c, wc.f}, f32);
-    auto init = dyn_cast<ElementsAttr>(*wc.filter.getInitialValue());
-    std::optional<std::vector<char>> uBytes =
-        init ? transformFilter(init, wc, wm) : std::nullopt;
-    if (!uBytes) {
-      LLVM_DEBUG(llvm::dbgs() << "direct: the filter's data is not at hand\n");
-      return;
+    memref::GlobalOp uGlobal;
+    if (wc.filter) {
+      auto init = dyn_cast<ElementsAttr>(*wc.filter.getInitialValue());
+      std::optional<std::vector<char>> uBytes =
+          init ? transformFilter(init, wc, wm) : std::nullopt;
+      if (!uBytes) {
+        LLVM_DEBUG(llvm::dbgs()
+                   << "direct: the filter's data is not at hand\n");
+        return;
+      }
+      uGlobal = polyblocks::getOrCreateConstantGlobal(
+          wc.filter,
+          llvm::formatv("{0}_winograd{1}", wc.filter.getSymName(), wc.m).str(),
+          uType, *uBytes, isa<DenseResourceElementsAttr>(init));
     }
-    memref::GlobalOp uGlobal = polyblocks::getOrCreateConstantGlobal(
-        wc.filter,
-        llvm::formatv("{0}_winograd{1}", wc.filter.getSymName(), wc.m).str(),
-        uType, *uBytes, isa<DenseResourceElementsAttr>(init));
 
     OpBuilder b(wc.op);
     Value input = wc.op.getInputs()[0], output = wc.op.getOutputs()[0];
@@ -353,6 +356,43 @@ struct WinogradConvolutionsPass
     AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx),
                d2 = getAffineDimExpr(2, ctx), d3 = getAffineDimExpr(3, ctx);
     std::string shape = llvm::formatv("F({0}x{0}, 3x3)", wc.m).str();
+
+    // A filter passed in is transformed on every call, before the input:
+    // U[xi * alpha + nu, c, f] = (G w G^T)[xi, nu], vectors along f (C x F
+    // x 9 loads and alpha^2 stores: a 3x3x64x64 filter is 147 KiB, a
+    // batch-8 56 x 56 input 6 MiB).
+    Value u;
+    if (!wc.filter) {
+      u = memref::AllocOp::create(b, loc, uType, b.getI64IntegerAttr(64));
+      OpBuilder nb = b;
+      SmallVector<Value> ivs;
+      AffineForOp root = createTileNest(nb, loc, {wc.c, wc.f}, lanes, ivs);
+      VectorCombiner combiner(nb, loc, vectorType);
+      SmallVector<Value> g;
+      for (int64_t kh = 0; kh < 3; ++kh)
+        for (int64_t kw = 0; kw < 3; ++kw)
+          g.push_back(AffineVectorLoadOp::create(
+              nb, loc, vectorType, wc.op.getInputs()[1],
+              AffineMap::get(2, 0,
+                             {getAffineConstantExpr(kh, ctx),
+                              getAffineConstantExpr(kw, ctx), d0, d1},
+                             ctx),
+              ivs));
+      SmallVector<Value> transformed = combiner.transform2D(wm.g, alpha, 3, g);
+      for (auto [k, value] : llvm::enumerate(transformed))
+        AffineVectorStoreOp::create(
+            nb, loc, value, u,
+            AffineMap::get(2, 0, {getAffineConstantExpr(k, ctx), d0, d1}, ctx),
+            ivs);
+      polyblocks::recordDecision(
+          root, DEBUG_TYPE,
+          llvm::formatv("filter transform of {0} at run time (the filter is "
+                        "not a constant): {1} x {2} channel pairs, {3} "
+                        "values each",
+                        shape, wc.c, wc.f, points)
+              .str(),
+          {{"m", b.getI64IntegerAttr(wc.m)}});
+    }
 
     // Input transform: V[xi * alpha + nu, n, th, tw, c] = (B^T d B)[xi, nu].
     auto vType = MemRefType::get({points, wc.n, th, tw, wc.c}, f32);
@@ -407,10 +447,13 @@ struct WinogradConvolutionsPass
     Value mm = memref::AllocOp::create(b, loc, mType, b.getI64IntegerAttr(64));
     Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
     linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{mm});
-    Value u = memref::GetGlobalOp::create(b, loc, uType, uGlobal.getSymName());
+    if (uGlobal)
+      u = memref::GetGlobalOp::create(b, loc, uType, uGlobal.getSymName());
     linalg::BatchMatmulOp::create(b, loc, ValueRange{vMatrix, u},
                                   ValueRange{mm});
     memref::DeallocOp::create(b, loc, v);
+    if (!uGlobal)
+      memref::DeallocOp::create(b, loc, u);
 
     // Output transform: y[n, th * m + a, tw * m + b, f] (+)= (A^T M A)[a, b].
     {
