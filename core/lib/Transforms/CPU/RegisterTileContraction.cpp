@@ -74,8 +74,8 @@ struct TilePlan {
   int64_t m, n;
   /// The register tile (MR x NR) and the k block (KC).
   int64_t mr, nr, kc;
-  /// Bytes of a cache line (the machine model's).
-  int64_t lineBytes = 64;
+  /// Elements of a cache line (the machine model's).
+  int64_t lineElements = 16;
   /// Whether the first register tile of each column tile of a k block
   /// prefetches the next column tile's panel (a k-blocked matmul whose
   /// column factor outgrows L2: its rows come from L3 or memory).
@@ -164,7 +164,6 @@ static std::optional<TilePlan> planTile(Contraction &c,
   }
   plan.nr = columns->columns;
   plan.vectorWidths.assign(columns->vectors.begin(), columns->vectors.end());
-  plan.lineBytes = std::max<int64_t>(1, cpu.cacheLineBytes);
   unsigned maxRows = columns->rows;
   auto chooseRows = [&](int64_t limit) {
     int64_t maxRows = std::max<int64_t>(1, std::min<int64_t>(limit, plan.m));
@@ -174,6 +173,8 @@ static std::optional<TilePlan> planTile(Contraction &c,
   // Rows read in place (all but a blocked matmul's packed slivers, decided
   // below) as many as keep to the L1's sets.
   int64_t elementBytes = c.elementType.getIntOrFloatBitWidth() / 8;
+  plan.lineElements =
+      std::max<int64_t>(1, int64_t(cpu.cacheLineBytes) / elementBytes);
   if (std::optional<int64_t> rowDelta =
           polyblocks::getAddressDelta(c.rowLoad, c.iLoop.getInductionVar())) {
     plan.rowStrideBytes = *rowDelta * elementBytes;
@@ -695,11 +696,8 @@ void TiledNestBuilder::packRowSlivers() {
 
 void TiledNestBuilder::prefetchNextPanelRow(OpBuilder &inner, Location innerLoc,
                                             ArrayRef<Value> ks) {
-  int64_t elementBytes = c.elementType.getIntOrFloatBitWidth() / 8;
-  int64_t lineElements =
-      std::max<int64_t>(1, plan.lineBytes / std::max<int64_t>(1, elementBytes));
   SmallVector<int64_t> offsets;
-  for (int64_t e = 0; e < plan.nr; e += lineElements)
+  for (int64_t e = 0; e < plan.nr; e += plan.lineElements)
     offsets.push_back(e);
   if (offsets.back() != plan.nr - 1)
     offsets.push_back(plan.nr - 1);
