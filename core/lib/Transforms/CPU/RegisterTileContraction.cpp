@@ -916,8 +916,8 @@ Operation *TiledNestBuilder::build() {
     // panel: its rows lie a whole row of Y apart (12 KiB for 3072 columns,
     // a stride the hardware prefetchers did not follow) and its packing,
     // with no arithmetic to overlap, waited on each of them (128 x 768 by
-    // 768 x 3072: 3.11-3.36 -> 2.75-3.13 ms, with the longer k block;
-    // bench/RESULTS.md).
+    // 768 x 3072: 3.02-3.44 -> 2.72-3.02 ms with the longer k block,
+    // bench/time_builds.py; bench/RESULTS.md).
     int64_t first = 0;
     if (plan.prefetchNextPanel) {
       emitTile(b, b.getIndexAttr(0), plan.mr, bool(rowPack),

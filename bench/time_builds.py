@@ -1,0 +1,116 @@
+"""Times one program's entry point as two or more pbtool builds compile it,
+each build's calls in a process of its own (no other thread pool there),
+the builds' processes taking turns: for every round, each build's process
+makes its warm-up calls and then `--calls` timed ones, and reports the
+fastest and the median. The table gives, per build, the range of those
+minima and medians over the rounds.
+
+    .venv/bin/python bench/time_builds.py prog.mlir \\
+        --pbtool OLD/bin/pbtool --pbtool build/bin/pbtool --rounds 5
+
+The inputs are random (seeded), in buffers aligned to 64 bytes, or
+`--offset` bytes past that (16: where numpy's and malloc's large buffers
+start). A benchmark, not a test: compare builds only within one run.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "python"))
+
+
+def aligned_array(shape, dtype, offset):
+    """A C-contiguous array whose data starts `offset` bytes past a 64-byte
+    boundary."""
+    size = int(np.prod(shape)) * np.dtype(dtype).itemsize
+    raw = np.empty(size + 128, np.uint8)
+    start = (-raw.ctypes.data) % 64 + offset
+    return raw[start:start + size].view(dtype).reshape(shape)
+
+
+def run(library, interface, function, calls, warmup, offset, seed):
+    """The child: loads the library, times `calls` calls, prints JSON."""
+    import polyblocks
+    kernel = polyblocks.load(library, interface)
+    fn = kernel[function] if function else next(iter(kernel.kernels.values()))
+    rng = np.random.default_rng(seed)
+    arrays = []
+    for param in fn.inputs + fn.results:
+        array = aligned_array(param.shape, param.dtype, offset)
+        if np.issubdtype(param.dtype, np.floating):
+            array[...] = rng.uniform(-1, 1, param.shape)
+        else:
+            array[...] = 0
+        arrays.append(array)
+    pointers = [a.ctypes.data for a in arrays]
+    for _ in range(warmup):
+        fn.call_pointers(pointers)
+    times = []
+    for _ in range(calls):
+        start = time.perf_counter()
+        fn.call_pointers(pointers)
+        times.append((time.perf_counter() - start) * 1e3)
+    print(json.dumps({"min": min(times), "median": statistics.median(times)}))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("program")
+    parser.add_argument("--pbtool", action="append", required=True,
+                        help="a pbtool to compile with (give two or more)")
+    parser.add_argument("--function", default="")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--calls", type=int, default=300)
+    parser.add_argument("--warmup", type=int, default=20)
+    parser.add_argument("--offset", type=int, default=0,
+                        help="bytes past a 64-byte boundary the buffers "
+                        "start at")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--run", nargs=2, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.run:
+        run(args.run[0], args.run[1], args.function, args.calls, args.warmup,
+            args.offset, args.seed)
+        return
+
+    with tempfile.TemporaryDirectory() as tmp:
+        builds = []
+        for i, pbtool in enumerate(args.pbtool):
+            library = os.path.join(tmp, "build%d.so" % i)
+            interface = os.path.join(tmp, "build%d.json" % i)
+            subprocess.run([pbtool, "compile", args.program, "--emit=shared",
+                            "-o", library, "--interface", interface],
+                           check=True)
+            builds.append((pbtool, library, interface))
+        results = [[] for _ in builds]
+        for _ in range(args.rounds):
+            for i, (_, library, interface) in enumerate(builds):
+                out = subprocess.run(
+                    [sys.executable, __file__, args.program, "--pbtool", "-",
+                     "--run", library, interface, "--function", args.function,
+                     "--calls", str(args.calls), "--warmup",
+                     str(args.warmup), "--offset", str(args.offset),
+                     "--seed", str(args.seed)],
+                    check=True, capture_output=True, text=True).stdout
+                results[i].append(json.loads(out))
+    print("%s: %d rounds of %d calls, buffers %d bytes past 64-byte "
+          "alignment" % (args.program, args.rounds, args.calls, args.offset))
+    print("| build | min over the rounds (ms) | median over the rounds (ms) |")
+    print("|---|---|---|")
+    for (pbtool, _, _), rounds in zip(builds, results):
+        mins = [r["min"] for r in rounds]
+        medians = [r["median"] for r in rounds]
+        print("| %s | %.4f-%.4f | %.4f-%.4f |" % (
+            pbtool, min(mins), max(mins), min(medians), max(medians)))
+
+
+if __name__ == "__main__":
+    main()
