@@ -1569,6 +1569,17 @@ def PBBarrierFreeWorksharing
     functions of the module, not inlined: one copy for all parts keeps the
     region's function small for LLVM.
 
+    A part whose next part cannot depend on it does not wait: when the next
+    part (in the same block, nothing with memory effects between them)
+    neither reads nor writes what it writes, nor writes what it reads, a
+    thread with nothing left to claim goes on to the next part at once, and
+    the wait after that one, on the same counter, covers both. Memory is
+    compared through the memrefs the parts access, traced through views of
+    an arena at constant byte shifts and subviews with constant offsets
+    (Analysis/MemoryFootprint): the fills of a padded buffer's border, the
+    nest that writes its interior, and a nest before them that touches
+    neither run without waiting for each other.
+
     ```mlir
     omp.parallel {
       omp.wsloop { omp.loop_nest (%i) : index = (%lb) to (%ub) step (%s) {
@@ -1601,6 +1612,11 @@ def PBBarrierFreeWorksharing
            /*default=*/"0",
            "Most chunks per thread of the machine model a loop is cut into "
            "(0: Target/Heuristics)">,
+  ];
+  let statistics = [
+    Statistic<"numWaitsSkipped", "waits-skipped",
+              "Parts whose next part cannot depend on them, so they do not "
+              "wait">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",

@@ -48,6 +48,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "polyblocks/Analysis/MemoryFootprint.h"
 #include "polyblocks/Target/Heuristics.h"
 #include "polyblocks/Target/MachineModel.h"
 #include "polyblocks/Transforms/Passes.h"
@@ -58,8 +59,10 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #define DEBUG_TYPE "pb-barrier-free-worksharing"
 
@@ -206,9 +209,13 @@ Value chunkEnd(OpBuilder &b, Location loc, Value from, Value end,
 /// thread's range is taken by the others (@__pb_claim_chunk). Each thread
 /// adds the iterations it computed to `done` once, when nothing is left to
 /// claim, and waits until `done` reaches the part's end (@__pb_wait_done).
+///
+/// Without `wait` (the next part touches nothing this one writes, nor writes
+/// what it reads), the thread goes on at once: the next wait, on the same
+/// counter, covers both parts.
 void emitClaimedPart(
     OpBuilder &b, Location loc, const Counters &counters, Value iterations,
-    const polyblocks::WorkClaims &claims,
+    const polyblocks::WorkClaims &claims, bool wait,
     function_ref<void(OpBuilder &, Location, Value)> emitIteration) {
   Type i64 = b.getI64Type();
   Type index = b.getIndexType();
@@ -299,8 +306,9 @@ void emitClaimedPart(
                                 counters.shared, ValueRange{doneWord});
     scf::YieldOp::create(then, loc);
   });
-  func::CallOp::create(b, loc, counters.wait,
-                       ValueRange{counters.shared, doneWord, limit});
+  if (wait)
+    func::CallOp::create(b, loc, counters.wait,
+                         ValueRange{counters.shared, doneWord, limit});
   memref::StoreOp::create(b, loc, limit, counters.base, ValueRange{});
 }
 
@@ -446,7 +454,7 @@ void cloneBody(OpBuilder &b, Block &block, ValueRange arguments) {
 }
 
 void rewriteLoop(omp::WsloopOp loop, const Counters &counters,
-                 const polyblocks::WorkClaims &claims) {
+                 const polyblocks::WorkClaims &claims, bool wait) {
   auto nest = cast<omp::LoopNestOp>(loop.getWrappedLoop());
   Location loc = loop.getLoc();
   OpBuilder b(loop);
@@ -465,7 +473,7 @@ void rewriteLoop(omp::WsloopOp loop, const Counters &counters,
   }
   Block &body = nest.getRegion().front();
   emitClaimedPart(
-      b, loc, counters, iterations, claims,
+      b, loc, counters, iterations, claims, wait,
       [&](OpBuilder &inner, Location loc, Value t) {
         // Delinearize t, the last loop fastest.
         SmallVector<Value> ivs(trips.size());
@@ -486,16 +494,102 @@ void rewriteLoop(omp::WsloopOp loop, const Counters &counters,
 }
 
 void rewriteSingle(omp::SingleOp single, const Counters &counters,
-                   const polyblocks::WorkClaims &claims) {
+                   const polyblocks::WorkClaims &claims, bool wait) {
   Location loc = single.getLoc();
   OpBuilder b(single);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   Block &body = single.getRegion().front();
-  emitClaimedPart(b, loc, counters, one, claims,
+  emitClaimedPart(b, loc, counters, one, claims, wait,
                   [&](OpBuilder &inner, Location loc, Value) {
                     cloneBody(inner, body, ValueRange{});
                   });
   single.erase();
+}
+
+/// True if `op` is an scf.for of one iteration (a loop over the one image
+/// of a batch of 1).
+bool isSingleIteration(Operation *op) {
+  auto loop = dyn_cast<scf::ForOp>(op);
+  if (!loop)
+    return false;
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  return lb && ub && step && *ub > *lb && *ub - *lb <= *step;
+}
+
+/// The first part that runs from `it` on in its block (looking into loops of
+/// one iteration): null with `blocked` set if an op with memory effects or
+/// other control flow comes first, null with `blocked` unset at the block's
+/// end.
+Operation *findNextPart(Block::iterator it, Block::iterator end,
+                        const DenseSet<Operation *> &parts, bool &blocked) {
+  for (; it != end; ++it) {
+    Operation *op = &*it;
+    if (parts.contains(op))
+      return op;
+    if (isSingleIteration(op)) {
+      Block *body = cast<scf::ForOp>(op).getBody();
+      if (Operation *part =
+              findNextPart(body->begin(), body->end(), parts, blocked))
+        return part;
+      if (blocked)
+        return nullptr;
+      continue;
+    }
+    if (op->getNumRegions() != 0 || !isMemoryEffectFree(op)) {
+      blocked = true;
+      return nullptr;
+    }
+  }
+  return nullptr;
+}
+
+/// The part that runs right after `part` on the thread, with nothing with
+/// memory effects between them (index arithmetic, views, loops of one
+/// iteration around either), or null.
+Operation *getNextPart(Operation *part, const DenseSet<Operation *> &parts) {
+  Operation *from = part;
+  while (true) {
+    bool blocked = false;
+    if (Operation *next = findNextPart(std::next(from->getIterator()),
+                                       from->getBlock()->end(), parts, blocked))
+      return next;
+    if (blocked)
+      return nullptr;
+    from = from->getParentOp();
+    if (!isSingleIteration(from))
+      return nullptr;
+  }
+}
+
+/// Which parts end with a wait for all their iterations: those that the
+/// part right after them may depend on (it reads or writes what one of them
+/// writes, or writes what one of them reads), where "them" are all the parts
+/// since the last wait; and those followed by anything else (what follows is
+/// not known to be independent, and the region's end needs every iteration
+/// done).
+SmallVector<bool> chooseWaits(ArrayRef<Operation *> parts,
+                              omp::ParallelOp parallel) {
+  std::vector<polyblocks::MemoryFootprint> footprints;
+  for (Operation *part : parts)
+    footprints.push_back(polyblocks::getMemoryFootprint(part, parallel));
+  SmallVector<bool> waits(parts.size(), true);
+  SmallVector<size_t> pending;
+  DenseSet<Operation *> partSet(parts.begin(), parts.end());
+  for (size_t i = 0; i < parts.size(); ++i) {
+    pending.push_back(i);
+    if (i + 1 < parts.size() &&
+        getNextPart(parts[i], partSet) == parts[i + 1] &&
+        llvm::none_of(pending, [&](size_t p) {
+          return polyblocks::mayConflict(footprints[p], footprints[i + 1]);
+        })) {
+      waits[i] = false;
+      continue;
+    }
+    pending.clear();
+  }
+  return waits;
 }
 
 struct BarrierFreeWorksharingPass
@@ -557,13 +651,15 @@ struct BarrierFreeWorksharingPass
               .getResult(0);
       counters.thread = arith::IndexCastUIOp::create(
           inner, loc, inner.getIndexType(), thread);
+      SmallVector<bool> waits = chooseWaits(parts, parallel);
+      numWaitsSkipped += llvm::count(waits, false);
       StackBuffers buffers(parallel);
-      for (Operation *part : parts) {
+      for (auto [part, wait] : llvm::zip_equal(parts, waits)) {
         buffers.hoist(part->getRegion(0));
         if (auto loop = dyn_cast<omp::WsloopOp>(part))
-          rewriteLoop(loop, counters, claims);
+          rewriteLoop(loop, counters, claims, wait);
         else
-          rewriteSingle(cast<omp::SingleOp>(part), counters, claims);
+          rewriteSingle(cast<omp::SingleOp>(part), counters, claims, wait);
       }
     }
   }
