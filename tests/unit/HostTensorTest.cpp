@@ -149,4 +149,27 @@ TEST(HostTensorTest, RandomValuesStayInRange) {
   }
 }
 
+// Kernels are timed on the data of host tensors (pbtool bench): it starts on
+// a cache line, as a framework's buffers and the compiled code's arenas do,
+// whatever the size, for tensors made, read from a file and copied.
+TEST(HostTensorTest, DataIsAlignedToACacheLine) {
+  auto isAligned = [](const void *data) {
+    return reinterpret_cast<uintptr_t>(data) % HostTensor::kAlignment == 0;
+  };
+  for (int64_t n : {1, 3, 17, 1000, 4099}) {
+    HostTensor tensor(*lookupElementType("f32"), {n});
+    EXPECT_TRUE(isAligned(tensor.data())) << n;
+    HostTensor copy = tensor;
+    EXPECT_TRUE(isAligned(copy.data())) << n;
+    std::string path = tempPath("aligned.npy");
+    ASSERT_FALSE(llvm::errorToBool(writeNpyFile(path, tensor)));
+    auto back = readNpyFile(path);
+    ASSERT_TRUE(bool(back)) << llvm::toString(back.takeError());
+    EXPECT_TRUE(isAligned(back->data())) << n;
+  }
+  llvm::Expected<HostTensor> literal = parseTensorLiteral("3xf16=1 2 3");
+  ASSERT_TRUE(static_cast<bool>(literal));
+  EXPECT_TRUE(isAligned(literal->data()));
+}
+
 } // namespace

@@ -17,7 +17,7 @@ namespace polyblocks {
 
 HostTensor::HostTensor(ElementTypeInfo info, ArrayRef<int64_t> shape)
     : info(info), shape(shape) {
-  storage.assign((getByteSize() + 7) / 8, 0);
+  storage.assign((getByteSize() + kAlignment - 1) / kAlignment, Line{});
 }
 
 HostTensor HostTensor::forParam(const TensorParam &param) {
