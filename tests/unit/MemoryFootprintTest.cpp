@@ -67,7 +67,9 @@ func.func @f(%in: memref<8xf32>, %out: memref<8xf32>, %i: index) {
   EXPECT_EQ(extent.end, (7 + 3 * 6 + 3 + 1) * 4);
   EXPECT_EQ(extent.boxSource, padded);
 
-  // Boxes of one view that do not meet, though their byte ranges do.
+  // Subviews of one view: the first row and the interior lie in different
+  // bytes; the left column's bytes [24, 100) interleave with the
+  // interior's [28, 100), their boxes do not meet.
   EXPECT_FALSE(overlap(top, interior));
   EXPECT_FALSE(overlap(left, interior));
   EXPECT_FALSE(overlap(top, left));

@@ -2,6 +2,8 @@
 
 #include "polyblocks/Analysis/MemoryFootprint.h"
 
+#include "polyblocks/Analysis/LoopNests.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -99,14 +101,10 @@ std::optional<int64_t> traceBuffer(Value memref, MemoryExtent &extent) {
       return std::nullopt;
     return *shift + byteShift.getSExtValue();
   }
+  // The same base pointer: the layout of the result says where it lies.
   if (isa<memref::SubViewOp, memref::CollapseShapeOp, memref::ExpandShapeOp,
-          memref::CastOp, memref::ReinterpretCastOp, memref::TransposeOp>(
-          def)) {
-    // The same base pointer: the layout of the result says where it lies.
-    if (auto reinterpret = dyn_cast<memref::ReinterpretCastOp>(def))
-      return traceBuffer(reinterpret.getSource(), extent);
+          memref::CastOp, memref::ReinterpretCastOp, memref::TransposeOp>(def))
     return traceBuffer(def->getOperand(0), extent);
-  }
   // Another buffer (an scf.if yielding a global arena or an allocation).
   if (isa<MemRefType>(memref.getType())) {
     extent.kind = MemoryExtent::Kind::Opaque;
@@ -145,12 +143,8 @@ MemoryExtent getMemoryExtent(Value memref) {
     extent.begin = *shift + span->first;
     extent.end = extent.begin + span->second;
   } else if (Value source = getViewSource(memref.getDefiningOp())) {
-    MemoryExtent outer = getMemoryExtent(source);
-    extent.begin = outer.begin;
-    extent.end = outer.end;
-    extent.boxSource = outer.boxSource;
-    extent.boxBegin = outer.boxBegin;
-    extent.boxEnd = outer.boxEnd;
+    // Traced to the same buffer: all of it but where it lies carries over.
+    extent = getMemoryExtent(source);
   } else {
     extent.begin = 0;
     extent.end = kUnbounded;
@@ -209,16 +203,9 @@ MemoryFootprint getMemoryFootprint(Operation *op, Operation *privateScope) {
   MemoryFootprint footprint;
   auto isPrivate = [&](Value memref) {
     // A buffer allocated inside the scope (each thread has its own).
-    Value buffer = memref;
-    while (Operation *def = buffer.getDefiningOp()) {
-      if (isa<memref::AllocOp, memref::AllocaOp>(def))
-        return privateScope && privateScope->isAncestor(def);
-      Value source = getViewSource(def);
-      if (!source)
-        return false;
-      buffer = source;
-    }
-    return false;
+    Operation *def = getBaseBuffer(memref).getDefiningOp();
+    return isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(def) &&
+           privateScope && privateScope->isAncestor(def);
   };
   op->walk([&](Operation *nested) {
     if (footprint.unknown)

@@ -27,6 +27,7 @@ RegisterTile chooseRegisterTile(const CPUModel &cpu) {
   tile.kBlock = kc;
   tile.kBlockCacheKiB = cpu.l2CacheKiB / 2;
   tile.packRowsAboveKiB = cpu.l2CacheKiB;
+  tile.prefetchPanelsAboveKiB = cpu.l2CacheKiB;
   tile.columnsOutsideAboveKiB = cpu.l2CacheKiB / 2;
   tile.rowBlockKiB = cpu.l2CacheKiB / 2;
   tile.threads = std::max(1u, cpu.numThreads);

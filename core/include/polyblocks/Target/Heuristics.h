@@ -38,6 +38,11 @@ struct RegisterTile {
   /// The row factor's k block is packed when it outgrows this cache, in
   /// KiB (one core's L2).
   unsigned packRowsAboveKiB;
+  /// A k-blocked matmul's first register tile of each column tile
+  /// prefetches the next column tile's panel when the column factor
+  /// outgrows this cache, in KiB (one core's L2: its rows then come from L3
+  /// or memory).
+  unsigned prefetchPanelsAboveKiB;
   /// A convolution whose packed panels outgrow this many KiB (half of one
   /// core's L2) loops over its column tiles outside its output rows, so
   /// that each panel is read from L2 by every row rather than all of them

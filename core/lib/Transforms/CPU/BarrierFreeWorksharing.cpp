@@ -59,7 +59,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -510,12 +509,8 @@ void rewriteSingle(omp::SingleOp single, const Counters &counters,
 /// of a batch of 1).
 bool isSingleIteration(Operation *op) {
   auto loop = dyn_cast<scf::ForOp>(op);
-  if (!loop)
-    return false;
-  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
-  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
-  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-  return lb && ub && step && *ub > *lb && *ub - *lb <= *step;
+  std::optional<APInt> trips = loop ? loop.getStaticTripCount() : std::nullopt;
+  return trips && *trips == 1;
 }
 
 /// The first part that runs from `it` on in its block (looking into loops of

@@ -239,9 +239,9 @@ static std::optional<TilePlan> planTile(Contraction &c,
     chooseRows(maxRows);
   }
   plan.panelBytes = plan.kTotal * plan.n * elementBytes;
-  plan.prefetchNextPanel = plan.blocked && plan.n > plan.nr &&
-                           plan.getWholeRows() != 0 &&
-                           plan.panelBytes > int64_t(cpu.l2CacheKiB) * 1024;
+  plan.prefetchNextPanel =
+      plan.blocked && plan.n > plan.nr && plan.getWholeRows() != 0 &&
+      plan.panelBytes > int64_t(tile.prefetchPanelsAboveKiB) * 1024;
   plan.columnsOutside =
       !plan.blocked && !c.outerLoops.empty() && c.numPanelBatchLoops == 0 &&
       plan.panelBytes > int64_t(tile.columnsOutsideAboveKiB) * 1024;

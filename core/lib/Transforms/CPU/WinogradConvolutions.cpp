@@ -242,9 +242,10 @@ private:
   std::map<double, Value> constants;
 };
 
-/// Creates the nest `for %n, %th, %tw, %ch step lanes` before the builder's
-/// point; returns its outermost loop and sets `ivs` and the builder into
-/// its body.
+/// Creates a nest of `tripCounts` loops, the last stepping by `lanes` (the
+/// input's `for %n, %th, %tw, %ch`, a filter's `for %c, %f`), before the
+/// builder's point; returns its outermost loop and sets `ivs` and the
+/// builder into its body.
 static AffineForOp createTileNest(OpBuilder &b, Location loc,
                                   ArrayRef<int64_t> tripCounts, int64_t lanes,
                                   SmallVectorImpl<Value> &ivs) {
@@ -258,6 +259,20 @@ static AffineForOp createTileNest(OpBuilder &b, Location loc,
     b.setInsertionPointToStart(loop.getBody());
   }
   return root;
+}
+
+/// Stores value `k` of a transform's `points` at [k, ivs...] of `buffer`.
+static void storePoints(OpBuilder &b, Location loc, ArrayRef<Value> points,
+                        Value buffer, ArrayRef<Value> ivs) {
+  MLIRContext *ctx = b.getContext();
+  for (auto [k, value] : llvm::enumerate(points)) {
+    SmallVector<AffineExpr> subscripts = {getAffineConstantExpr(k, ctx)};
+    for (unsigned d = 0; d < ivs.size(); ++d)
+      subscripts.push_back(getAffineDimExpr(d, ctx));
+    AffineVectorStoreOp::create(b, loc, value, buffer,
+                                AffineMap::get(ivs.size(), 0, subscripts, ctx),
+                                ivs);
+  }
 }
 
 /// A bound on a subscript of the tile nest: `index` (of the nest's four
@@ -378,12 +393,7 @@ struct WinogradConvolutionsPass
                               getAffineConstantExpr(kw, ctx), d0, d1},
                              ctx),
               ivs));
-      SmallVector<Value> transformed = combiner.transform2D(wm.g, alpha, 3, g);
-      for (auto [k, value] : llvm::enumerate(transformed))
-        AffineVectorStoreOp::create(
-            nb, loc, value, u,
-            AffineMap::get(2, 0, {getAffineConstantExpr(k, ctx), d0, d1}, ctx),
-            ivs);
+      storePoints(nb, loc, combiner.transform2D(wm.g, alpha, 3, g), u, ivs);
       polyblocks::recordDecision(
           root, DEBUG_TYPE,
           llvm::formatv("filter transform of {0} at run time (the filter is "
@@ -421,14 +431,8 @@ struct WinogradConvolutionsPass
               },
               [&](OpBuilder &) { return zero; }));
         }
-      SmallVector<Value> transformed =
-          combiner.transform2D(wm.bt, alpha, alpha, d);
-      for (auto [k, value] : llvm::enumerate(transformed))
-        AffineVectorStoreOp::create(
-            nb, loc, value, v,
-            AffineMap::get(
-                4, 0, {getAffineConstantExpr(k, ctx), d0, d1, d2, d3}, ctx),
-            ivs);
+      storePoints(nb, loc, combiner.transform2D(wm.bt, alpha, alpha, d), v,
+                  ivs);
       polyblocks::recordDecision(
           root, DEBUG_TYPE,
           llvm::formatv("input transform of {0}: {1} tiles of {2}x{2}, "
