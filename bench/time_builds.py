@@ -8,6 +8,11 @@ minima and medians over the rounds.
     .venv/bin/python bench/time_builds.py prog.mlir \\
         --pbtool OLD/bin/pbtool --pbtool build/bin/pbtool --rounds 5
 
+With `--keep DIR` the compiled libraries stay in DIR, so that `perf record
+-o p.data -- .venv/bin/python bench/time_builds.py ... --keep DIR` and
+`perf report -i p.data --sort dso,sym` attribute the samples to each
+build's functions.
+
 The inputs are random (seeded), in buffers aligned to 64 bytes, or
 `--offset` bytes past that (16: where numpy's and malloc's large buffers
 start). A benchmark, not a test: compare builds only within one run.
@@ -74,6 +79,10 @@ def main():
                         help="bytes past a 64-byte boundary the buffers "
                         "start at")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--keep", metavar="DIR",
+                        help="compile the builds into DIR and keep them "
+                        "(buildN.so: for `perf record` on this script, whose "
+                        "report then names the kernels' functions)")
     parser.add_argument("--run", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.run:
@@ -82,6 +91,9 @@ def main():
         return
 
     with tempfile.TemporaryDirectory() as tmp:
+        if args.keep:
+            os.makedirs(args.keep, exist_ok=True)
+            tmp = args.keep
         builds = []
         for i, pbtool in enumerate(args.pbtool):
             library = os.path.join(tmp, "build%d.so" % i)
