@@ -125,9 +125,18 @@ AccessStride getAddressStride(Operation *accessOp, Value iv) {
   return *elements == 1 ? AccessStride::Contiguous : AccessStride::Strided;
 }
 
+bool isEntryPointArgument(Value value) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg || !arg.getOwner()->isEntryBlock())
+    return false;
+  auto func =
+      dyn_cast_or_null<FunctionOpInterface>(arg.getOwner()->getParentOp());
+  return func && func.isPublic();
+}
+
 bool isDistinctBuffer(Value memref) {
-  if (auto arg = dyn_cast<BlockArgument>(memref))
-    return isa<FunctionOpInterface>(arg.getOwner()->getParentOp());
+  if (isa<BlockArgument>(memref))
+    return isEntryPointArgument(memref);
   Operation *def = memref.getDefiningOp();
   if (auto global = dyn_cast_or_null<memref::GetGlobalOp>(def)) {
     auto symbol = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(

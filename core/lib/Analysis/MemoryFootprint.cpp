@@ -2,6 +2,7 @@
 
 #include "polyblocks/Analysis/MemoryFootprint.h"
 
+#include "polyblocks/Analysis/AccessPattern.h"
 #include "polyblocks/Analysis/LoopNests.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -67,10 +68,8 @@ bool isInternalBuffer(Value memref) {
 /// from that buffer's start (none: not known), filling `extent`'s kind and
 /// buffer.
 std::optional<int64_t> traceBuffer(Value memref, MemoryExtent &extent) {
-  if (auto argument = dyn_cast<BlockArgument>(memref)) {
-    Operation *owner = argument.getOwner()->getParentOp();
-    if (isa_and_nonnull<FunctionOpInterface>(owner) &&
-        argument.getOwner()->isEntryBlock()) {
+  if (isa<BlockArgument>(memref)) {
+    if (polyblocks::isEntryPointArgument(memref)) {
       extent.kind = MemoryExtent::Kind::Argument;
       extent.buffer = memref.getAsOpaquePointer();
       return 0;

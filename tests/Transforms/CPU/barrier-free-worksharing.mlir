@@ -399,6 +399,72 @@ func.func @arena_or_argument(%in: memref<16xf32>, %out: memref<16xf32>, %other: 
 
 // -----
 
+// Arguments of an entry point are distinct buffers (the C interface's
+// contract): the part writing %a and the next, reading %b, do not wait for
+// each other. A private function's caller may pass one buffer as both: the
+// part writing %a waits.
+
+// CHECK-LABEL: func.func @entry_point
+// CHECK:         memref.store %{{.*}}, %arg0
+// CHECK-NOT:     __pb_wait_done
+// CHECK:         memref.load %arg1
+// CHECK:         func.call @__pb_wait_done
+// CHECK-LABEL: func.func private @helper
+// CHECK:         memref.store %{{.*}}, %arg0
+// CHECK:         func.call @__pb_wait_done
+// CHECK:         memref.load %arg1
+// CHECK:         func.call @__pb_wait_done
+module attributes {pb.machine = {threads = 2 : i64}} {
+func.func @entry_point(%a: memref<16xf32>, %b: memref<16xf32>, %c: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %one = arith.constant 1.0 : f32
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%c16) step (%c1) {
+        memref.store %one, %a[%i] : memref<16xf32>
+        omp.yield
+      }
+    }
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%c16) step (%c1) {
+        %v = memref.load %b[%i] : memref<16xf32>
+        memref.store %v, %c[%i] : memref<16xf32>
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}
+func.func private @helper(%a: memref<16xf32>, %b: memref<16xf32>, %c: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %one = arith.constant 1.0 : f32
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%c16) step (%c1) {
+        memref.store %one, %a[%i] : memref<16xf32>
+        omp.yield
+      }
+    }
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%c16) step (%c1) {
+        %v = memref.load %b[%i] : memref<16xf32>
+        memref.store %v, %c[%i] : memref<16xf32>
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}
+}
+
+// -----
+
 // A loop with a clause (nowait here) keeps its worksharing construct; a
 // region with nothing to rewrite gets no counters.
 

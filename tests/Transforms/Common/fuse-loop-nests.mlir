@@ -279,3 +279,42 @@ func.func @row_loops_fuse_inside_the_row(%x: memref<16x32xf32>, %m: memref<16xf3
   }
   return
 }
+
+// -----
+
+// Arguments of an entry point are distinct buffers (the C interface's contract),
+// those of a private function are not: its caller may pass one buffer as %a
+// and %b. The consumer reads %b one element ahead: fused, it would read
+// %a[%i + 1] before the producer wrote it. The entry point fuses, the
+// helper does not.
+// CHECK-LABEL: func @entry_point_fuses
+// CHECK-COUNT-1: affine.for
+// CHECK-NOT:     affine.for
+// CHECK-LABEL: func private @helper_does_not_fuse
+// CHECK-COUNT-2: affine.for %{{.*}} = 0 to 16 {
+func.func @entry_point_fuses(%x: memref<17xf32>, %a: memref<17xf32>, %b: memref<17xf32>, %out: memref<16xf32>) {
+  affine.for %i = 0 to 16 {
+    %v = affine.load %x[%i] : memref<17xf32>
+    affine.store %v, %a[%i] : memref<17xf32>
+  }
+  affine.for %i = 0 to 16 {
+    %v = affine.load %a[%i] : memref<17xf32>
+    %w = affine.load %b[%i + 1] : memref<17xf32>
+    %s = arith.addf %v, %w : f32
+    affine.store %s, %out[%i] : memref<16xf32>
+  }
+  return
+}
+func.func private @helper_does_not_fuse(%x: memref<17xf32>, %a: memref<17xf32>, %b: memref<17xf32>, %out: memref<16xf32>) {
+  affine.for %i = 0 to 16 {
+    %v = affine.load %x[%i] : memref<17xf32>
+    affine.store %v, %a[%i] : memref<17xf32>
+  }
+  affine.for %i = 0 to 16 {
+    %v = affine.load %a[%i] : memref<17xf32>
+    %w = affine.load %b[%i + 1] : memref<17xf32>
+    %s = arith.addf %v, %w : f32
+    affine.store %s, %out[%i] : memref<16xf32>
+  }
+  return
+}

@@ -46,12 +46,17 @@ AccessStride getAddressStride(mlir::Operation *accessOp, mlir::Value iv);
 std::optional<int64_t> getAddressDelta(mlir::Operation *accessOp,
                                        mlir::Value iv);
 
+/// True if `value` is an argument of a public function: an entry point,
+/// called through the C interface, whose contract is that a result buffer
+/// overlaps no other argument and inputs are only read. A private
+/// function's caller may pass it one buffer twice.
+bool isEntryPointArgument(mlir::Value value);
+
 /// True if `memref` is a whole buffer of its own: a memref.alloc or
 /// memref.alloca result, a constant global (never written), or an argument
-/// of a function. Two different such
-/// values never overlap when one of them is written (the C interface's
-/// contract: a result buffer overlaps no other argument, inputs are only
-/// read), so accesses to them can be compared by value.
+/// of an entry point (isEntryPointArgument). Two different such values
+/// never overlap when one of them is written, so accesses to them can be
+/// compared by value.
 bool isDistinctBuffer(mlir::Value memref);
 
 /// The affine loads and stores inside an op (a loop nest), by buffer.

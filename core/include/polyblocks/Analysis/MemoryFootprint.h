@@ -33,8 +33,9 @@ struct MemoryExtent {
     ReadOnly,
     /// A memref.alloc or memref.alloca: a buffer no other value overlaps.
     Allocation,
-    /// An argument of a function: the C interface's contract is that a
-    /// written argument (a result) overlaps no other.
+    /// An argument of an entry point (isEntryPointArgument): the C
+    /// interface's contract is that a written argument (a result) overlaps
+    /// no other. A private function's arguments are Unknown.
     Argument,
     /// Another buffer (a writable global, a value an scf.if yields: an
     /// arena): distinct from allocations, and from arguments when
