@@ -2,6 +2,7 @@
 // threads; plus which OpenMP runtime the process uses.
 #include "anchors.h"
 #include "bench_util.h"
+#include "peak_fma.h"
 
 #include <dlfcn.h>
 #include <immintrin.h>
@@ -67,52 +68,15 @@ bool StreamTriad::check() const {
 // -------------------------------------------------------------------
 namespace {
 
-// Each thread runs `iters` iterations of NACC independent FMA chains
-// (acc = acc * m + a), enough to cover the FMA latency on both FMA pipes.
-__attribute__((target("avx512f"))) float fma_loop_avx512(long iters) {
-  constexpr int NACC = 16;
-  __m512 acc[NACC];
-  for (int j = 0; j < NACC; ++j)
-    acc[j] = _mm512_set1_ps(1.0f + j * 1e-3f);
-  const __m512 m = _mm512_set1_ps(0.9999999f), a = _mm512_set1_ps(1e-7f);
-  for (long i = 0; i < iters; ++i)
-    for (int j = 0; j < NACC; ++j)
-      acc[j] = _mm512_fmadd_ps(acc[j], m, a);
-  __m512 s = acc[0];
-  for (int j = 1; j < NACC; ++j)
-    s = _mm512_add_ps(s, acc[j]);
-  return _mm512_reduce_add_ps(s);
-}
-
-// AVX2 has 16 ymm registers: 12 accumulators + the two constants fit.
-__attribute__((target("avx2,fma"))) float fma_loop_avx2(long iters) {
-  constexpr int NACC = 12;
-  __m256 acc[NACC];
-  for (int j = 0; j < NACC; ++j)
-    acc[j] = _mm256_set1_ps(1.0f + j * 1e-3f);
-  const __m256 m = _mm256_set1_ps(0.9999999f), a = _mm256_set1_ps(1e-7f);
-  for (long i = 0; i < iters; ++i)
-    for (int j = 0; j < NACC; ++j)
-      acc[j] = _mm256_fmadd_ps(acc[j], m, a);
-  __m256 s = acc[0];
-  for (int j = 1; j < NACC; ++j)
-    s = _mm256_add_ps(s, acc[j]);
-  float out[8];
-  _mm256_storeu_ps(out, s);
-  float r = 0.0f;
-  for (float v : out)
-    r += v;
-  return r;
-}
-
-volatile float g_sink;
+volatile float g_sink, g_mul = 0.9999999f, g_add = 1e-7f;
 
 } // namespace
 
 double peak_fma_gflops(int reps, std::string *isa) {
   __builtin_cpu_init();
   const bool avx512 = __builtin_cpu_supports("avx512f");
-  const double flops_per_iter = avx512 ? 16 * 16 * 2 : 12 * 8 * 2;
+  const double flops_per_iter =
+      avx512 ? PB_FMA_FLOPS_AVX512 : PB_FMA_FLOPS_AVX2;
   if (isa)
     *isa = avx512 ? "AVX-512 FMA, 16 zmm accumulators"
                   : "AVX2 FMA, 12 ymm accumulators (no AVX-512)";
@@ -121,7 +85,9 @@ double peak_fma_gflops(int reps, std::string *isa) {
     int threads = 1;
 #pragma omp parallel
     {
-      const float r = avx512 ? fma_loop_avx512(iters) : fma_loop_avx2(iters);
+      const float m = g_mul, a = g_add;
+      const float r = avx512 ? pb_fma_loop_avx512(iters, m, a)
+                             : pb_fma_loop_avx2(iters, m, a);
 #pragma omp single nowait
       threads = omp_get_num_threads();
       g_sink = r;

@@ -285,20 +285,44 @@ def own_process_median(name, rounds):
     """PolyBlocks' median in a process of its own (`pbtool bench` on the
     program compiled for this model), where no other runtime keeps threads:
     the cost of sharing two cores with the anchors' thread pools is the
-    difference from the interleaved median."""
+    difference from the interleaved median. Also the program's arithmetic
+    in GFLOP as `pbtool bench` counts it (its linalg ops'), or None."""
     from polyblocks._toolchain import find_pbtool
     path = program_file(name)
     if not path:
-        return None
+        return None, None
     time.sleep(1)  # this process's idle thread pools stop spinning
     out = subprocess.run([find_pbtool(), "bench", path, "--function=forward",
                           "--repetitions=%d" % max(rounds, 5)],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True).stdout.split()
+    median = gflop = None
     for word, value in zip(out, out[1:]):
         if word == "median":
-            return float(value) / 1e3
-    return None
+            median = float(value) / 1e3
+        if value == "GFLOP,":
+            gflop = float(word)
+    return median, gflop
+
+
+def peak_gflops():
+    """The machine's peak f32 arithmetic on THREADS threads, in GFLOP/s
+    (bench/peak_fma.c, built here with the C compiler), or None."""
+    source = os.path.join(HERE, "peak_fma.c")
+    binary = os.path.join(WORK, "peak_fma")
+    for cc in ("clang-22", "/usr/lib/llvm-22/bin/clang", "cc"):
+        try:
+            subprocess.run([cc, "-O2", "-fopenmp", source, "-o", binary],
+                           check=True, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+            break
+        except (OSError, subprocess.CalledProcessError):
+            continue
+    else:
+        return None
+    out = subprocess.run([binary], stdout=subprocess.PIPE, text=True,
+                         env=dict(os.environ, OMP_NUM_THREADS=str(THREADS)))
+    return float(out.stdout.split()[0]) if out.returncode == 0 else None
 
 
 def bench_model(framework, name, batch, engines, rounds, warm_ms=100):
@@ -329,11 +353,11 @@ def bench_model(framework, name, batch, engines, rounds, warm_ms=100):
     errors = {e: relative_error(o, reference) for e, o in outputs.items()
               if reference is not None}
     medians = measure(prepared, rounds, warm_ms)
-    own = own_process_median(name, rounds) if "PolyBlocks" in prepared \
-        else None
+    own, gflop = own_process_median(name, rounds) \
+        if "PolyBlocks" in prepared else (None, None)
     memory = compile_peak_memory(name) if "PolyBlocks" in prepared else None
     return {"model": name, "framework": framework, "batch": batch,
-            "medians": medians, "own": own, "memory": memory,
+            "medians": medians, "own": own, "memory": memory, "gflop": gflop,
             "compile": compile_seconds, "notes": notes,
             "errors": errors,
             "export": _TEXTS.get((name, tuple(tuple(t.shape) for t in inputs)),
@@ -347,7 +371,7 @@ def ms(seconds):
     return "%.3g ms" % value if value < 1 else "%.2f ms" % value
 
 
-def format_table(results):
+def format_table(results, peak):
     anchors = []
     for r in results:
         for engine in list(r["medians"]) + list(r["notes"]):
@@ -356,7 +380,7 @@ def format_table(results):
     head = ("| network | batch | PolyBlocks | " +
             " | ".join(anchors) + " | ours / best anchor | PolyBlocks in its "
             "own process (/ best anchor) | PolyBlocks compile (peak "
-            "memory) |")
+            "memory) | arithmetic (at the peak) |")
     rows = [head, "|" + "---|" * (head.count("|") - 1)]
     for r in results:
         med = r["medians"]
@@ -371,7 +395,13 @@ def format_table(results):
                 cells.append("n/a")
         best = min((med[a] for a in anchors if a in med), default=None)
         own = r["own"]
-        rows.append("| %s (%s) | %d | %s | %s | %s | %s | %s |" % (
+        gflop = r.get("gflop")
+        arithmetic = "n/a"
+        if gflop:
+            arithmetic = "%.3g GFLOP" % gflop
+            if peak:
+                arithmetic += " (%s)" % ms(gflop / peak)
+        rows.append("| %s (%s) | %d | %s | %s | %s | %s | %s | %s |" % (
             r["model"], r["framework"], r["batch"],
             ms(ours) if ours else "n/a", " | ".join(cells),
             "%.2fx" % (ours / best) if ours and best else "n/a",
@@ -379,7 +409,7 @@ def format_table(results):
             else "n/a",
             ("%.1f s" % r["compile"]["PolyBlocks"] +
              (" (%.0f MB)" % r["memory"] if r.get("memory") else ""))
-            if "PolyBlocks" in r["compile"] else "n/a"))
+            if "PolyBlocks" in r["compile"] else "n/a", arithmetic))
     return "\n".join(rows)
 
 
@@ -476,6 +506,8 @@ def main():
     if wanted:
         jobs = [(f, m) for f, m in jobs
                 if (m if f == "torch" else "jax:" + m) in wanted]
+    peak = peak_gflops()
+    print("peak f32 arithmetic: %s GFLOP/s" % peak, flush=True)
     results = []
     torch_list = select_engines(torch_engines(), engines,
                                 args.baseline_pbtool) \
@@ -506,10 +538,18 @@ def main():
             "where no other runtime keeps a thread pool; every engine of the "
             "interleaved rounds has its own pool in one process, and on 2 "
             "cores a pool still spinning after its call takes a core from "
-            "the next engine's.\n\n%s\n\n%s\n" % (
+            "the next engine's. \"Arithmetic\": the arith and math ops of "
+            "the network's linalg ops, as `pbtool bench` counts them (a "
+            "convolution's as computed directly, a multiply-add as two), "
+            "and their time at the machine's peak, %s (`bench/peak_fma.c`: "
+            "independent FMA chains on every thread, measured at the start "
+            "of this run). For networks of matmuls that time bounds every "
+            "engine's; Winograd convolutions do less arithmetic than "
+            "counted.\n\n%s\n\n%s\n" % (
                 datetime.date.today().isoformat(), commit or "?", machine(),
-                args.rounds, protocol, format_table(results),
-                format_details(results)))
+                args.rounds, protocol,
+                "%.1f GFLOP/s" % peak if peak else "not measured",
+                format_table(results, peak), format_details(results)))
     print(text)
     if not args.no_write and not wanted and not engines and \
             not args.baseline_pbtool:

@@ -949,6 +949,8 @@ static int runBench(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
     return kError;
   if (perOp)
     return runPerOpBench(*program, *sig, *options);
+  std::optional<int64_t> flops =
+      countFunctionFlops(*program->module, sig->name);
   auto compileStart = std::chrono::steady_clock::now();
   std::unique_ptr<JitModule> jit = compileForJit(*program->module, *options);
   if (!jit)
@@ -966,9 +968,16 @@ static int runBench(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
     bytes += t.getByteSize();
   llvm::outs() << llvm::format(
       "@%s: median %.4f ms, min %.4f ms over %zu runs; %.2f GB/s of "
-      "arguments and results; compiled in %.2f s\n",
+      "arguments and results; ",
       sig->name.c_str(), median * 1e3, times.front() * 1e3, times.size(),
-      bytes / median / 1e9, compileSeconds);
+      bytes / median / 1e9);
+  // The linalg ops' arithmetic (what --per-op lists per op), and its rate at
+  // the median and the minimum.
+  if (flops && *flops > 0)
+    llvm::outs() << llvm::format("%.4g GFLOP, %.1f GFLOP/s (best %.1f); ",
+                                 *flops / 1e9, *flops / median / 1e9,
+                                 *flops / times.front() / 1e9);
+  llvm::outs() << llvm::format("compiled in %.2f s\n", compileSeconds);
   return kSuccess;
 }
 

@@ -100,6 +100,24 @@ std::optional<int64_t> countFlops(Operation *op) {
   return iterations * perIteration;
 }
 
+std::optional<int64_t> countFunctionFlops(ModuleOp module, StringRef function) {
+  auto func = module.lookupSymbol<func::FuncOp>(function);
+  if (!func || func.isExternal())
+    return std::nullopt;
+  int64_t total = 0;
+  bool known = true, any = false;
+  func.walk([&](linalg::LinalgOp op) {
+    std::optional<int64_t> flops = countFlops(op);
+    known &= flops.has_value() && op->getParentOp() == func;
+    any = true;
+    total += flops.value_or(0);
+    return WalkResult::skip();
+  });
+  if (!any || !known)
+    return std::nullopt;
+  return total;
+}
+
 std::string formatShortLocation(Location loc) {
   SmallVector<std::string> frames;
   collectFrames(loc, frames);

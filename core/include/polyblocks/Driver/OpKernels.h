@@ -39,6 +39,12 @@ struct OpKernel {
 /// or a convolution's multiply-add); nullopt for other ops.
 std::optional<int64_t> countFlops(mlir::Operation *op);
 
+/// The arithmetic operations of the linalg ops in the body of @function
+/// (countFlops each): what one call does; nullopt when it has none, one
+/// whose count is not known (dynamic shapes), or one inside a loop.
+std::optional<int64_t> countFunctionFlops(mlir::ModuleOp module,
+                                          llvm::StringRef function);
+
 /// A location in one line: the frames of a call-site chain as file:line
 /// (base names), callee first ("conv.py:565 < resnet.py:96"); "unknown"
 /// when there is none.
