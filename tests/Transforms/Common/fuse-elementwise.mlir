@@ -100,3 +100,92 @@ func.func @into_reduction(%x: tensor<4x8xf32>, %init: tensor<4xf32>) -> tensor<4
   } -> tensor<4xf32>
   return %s : tensor<4xf32>
 }
+
+// -----
+
+// torch's Linear then GELU then Linear: the bias add on the matmul's rows,
+// the activation on them reshaped to batch x rows (x read twice, by the
+// half and by the erf chain), its result reshaped back for the next matmul.
+// The chain is fused first, then collapsed to the rows' shape and fused
+// with the bias add: one generic, no reshape left.
+// CHECK-LABEL: func @bias_then_reshaped_gelu
+// CHECK-SAME:    (%[[MM:.*]]: tensor<6x8xf32>, %[[B:.*]]: tensor<8xf32>)
+// CHECK-NOT:     tensor.expand_shape
+// CHECK:         %[[G:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%[[MM]], %[[B]] : tensor<6x8xf32>, tensor<8xf32>)
+// CHECK:           arith.addf
+// CHECK:           math.erf
+// CHECK-NOT:     linalg.generic
+// CHECK-NOT:     tensor.collapse_shape
+// CHECK:         return %[[G]] : tensor<6x8xf32>
+#rows = affine_map<(d0, d1) -> (d0, d1)>
+#bias = affine_map<(d0, d1) -> (d1)>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @bias_then_reshaped_gelu(%mm: tensor<6x8xf32>, %b: tensor<8xf32>) -> tensor<6x8xf32> {
+  %half = arith.constant 0.5 : f32
+  %one = arith.constant 1.0 : f32
+  %rsqrt2 = arith.constant 0.707106769 : f32
+  %e2 = tensor.empty() : tensor<6x8xf32>
+  %biased = linalg.generic {indexing_maps = [#rows, #bias, #rows], iterator_types = ["parallel", "parallel"]} ins(%mm, %b : tensor<6x8xf32>, tensor<8xf32>) outs(%e2 : tensor<6x8xf32>) {
+  ^bb0(%v: f32, %bv: f32, %o: f32):
+    %s = arith.addf %v, %bv : f32
+    linalg.yield %s : f32
+  } -> tensor<6x8xf32>
+  %x = tensor.expand_shape %biased [[0, 1], [2]] output_shape [1, 6, 8] : tensor<6x8xf32> into tensor<1x6x8xf32>
+  %e3 = tensor.empty() : tensor<1x6x8xf32>
+  %h = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<1x6x8xf32>) outs(%e3 : tensor<1x6x8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %m = arith.mulf %v, %half : f32
+    linalg.yield %m : f32
+  } -> tensor<1x6x8xf32>
+  %s = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<1x6x8xf32>) outs(%e3 : tensor<1x6x8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %m = arith.mulf %v, %rsqrt2 : f32
+    linalg.yield %m : f32
+  } -> tensor<1x6x8xf32>
+  %erf = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<1x6x8xf32>) outs(%e3 : tensor<1x6x8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = math.erf %v : f32
+    %p = arith.addf %r, %one : f32
+    linalg.yield %p : f32
+  } -> tensor<1x6x8xf32>
+  %g = linalg.generic {indexing_maps = [#id3, #id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%h, %erf : tensor<1x6x8xf32>, tensor<1x6x8xf32>) outs(%e3 : tensor<1x6x8xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %m = arith.mulf %a, %c : f32
+    linalg.yield %m : f32
+  } -> tensor<1x6x8xf32>
+  %r = tensor.collapse_shape %g [[0, 1], [2]] : tensor<1x6x8xf32> into tensor<6x8xf32>
+  return %r : tensor<6x8xf32>
+}
+
+// -----
+
+// The same chain whose result is also read in batch x rows (returned as it
+// is, as a layer norm's reductions would read it): collapsed, it would
+// leave ops of two shapes, whose loop nests do not fuse. Not collapsed.
+// CHECK-LABEL: func @reshaped_chain_read_in_its_shape
+// CHECK:         %[[BIASED:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<6x8xf32>, tensor<8xf32>)
+// CHECK:         %[[X:.*]] = tensor.expand_shape %[[BIASED]]
+// CHECK:         %[[G:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<1x6x8xf32>)
+// CHECK:         tensor.collapse_shape %[[G]]
+// CHECK:         return
+#rows = affine_map<(d0, d1) -> (d0, d1)>
+#bias = affine_map<(d0, d1) -> (d1)>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @reshaped_chain_read_in_its_shape(%mm: tensor<6x8xf32>, %b: tensor<8xf32>) -> (tensor<6x8xf32>, tensor<1x6x8xf32>) {
+  %half = arith.constant 0.5 : f32
+  %e2 = tensor.empty() : tensor<6x8xf32>
+  %biased = linalg.generic {indexing_maps = [#rows, #bias, #rows], iterator_types = ["parallel", "parallel"]} ins(%mm, %b : tensor<6x8xf32>, tensor<8xf32>) outs(%e2 : tensor<6x8xf32>) {
+  ^bb0(%v: f32, %bv: f32, %o: f32):
+    %s = arith.addf %v, %bv : f32
+    linalg.yield %s : f32
+  } -> tensor<6x8xf32>
+  %x = tensor.expand_shape %biased [[0, 1], [2]] output_shape [1, 6, 8] : tensor<6x8xf32> into tensor<1x6x8xf32>
+  %e3 = tensor.empty() : tensor<1x6x8xf32>
+  %g = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<1x6x8xf32>) outs(%e3 : tensor<1x6x8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %m = arith.mulf %v, %half : f32
+    linalg.yield %m : f32
+  } -> tensor<1x6x8xf32>
+  %r = tensor.collapse_shape %g [[0, 1], [2]] : tensor<1x6x8xf32> into tensor<6x8xf32>
+  return %r, %g : tensor<6x8xf32>, tensor<1x6x8xf32>
+}

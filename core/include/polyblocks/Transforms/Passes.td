@@ -485,8 +485,19 @@ def PBFuseElementwise : Pass<"pb-fuse-elementwise", "::mlir::func::FuncOp"> {
     broadcast (a per-channel `rsqrt(var + eps)`) is not fused: that would
     compute it once per element; nor is one with several readers.
     Splat constant operands become scalars in the body.
+
+    Then a fused chain that reads an elementwise generic's result through a
+    `tensor.expand_shape` (that result read by nothing else), and whose own
+    result is only collapsed back the same way, is collapsed to the
+    source's shape (upstream's reshape folding by collapsing, under this
+    control) and fused with that generic: torch's Linear then GELU, a bias
+    add on a matmul's rows and the activation on them as batch x rows,
+    become one op that pb-fuse-epilogues computes on the matmul's tiles.
+    A chain whose result is also read in the expanded shape (a layer
+    norm's) stays as it is: ops of two shapes do not fuse as loop nests.
   }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def PBShareBuffers : Pass<"pb-share-buffers", "::mlir::func::FuncOp"> {
