@@ -15,7 +15,9 @@ build's functions.
 
 The inputs are random (seeded), in buffers aligned to 64 bytes, or
 `--offset` bytes past that (16: where numpy's and malloc's large buffers
-start). A benchmark, not a test: compare builds only within one run.
+start). With `--evict-mib 96` each timed call starts with the kernel's
+data out of the caches (as in a network whose weights outgrow L3). A
+benchmark, not a test: compare builds only within one run.
 """
 import argparse
 import json
@@ -41,7 +43,7 @@ def aligned_array(shape, dtype, offset):
     return raw[start:start + size].view(dtype).reshape(shape)
 
 
-def run(library, interface, function, calls, warmup, offset, seed):
+def run(library, interface, function, calls, warmup, offset, seed, evict_mib):
     """The child: loads the library, times `calls` calls, prints JSON."""
     import polyblocks
     kernel = polyblocks.load(library, interface)
@@ -58,8 +60,13 @@ def run(library, interface, function, calls, warmup, offset, seed):
     pointers = [a.ctypes.data for a in arrays]
     for _ in range(warmup):
         fn.call_pointers(pointers)
+    # Written before each timed call, it evicts the kernel's weights and
+    # buffers from the caches, as a network's other layers do.
+    junk = np.zeros(evict_mib * 2**20 // 4, np.float32) if evict_mib else None
     times = []
     for _ in range(calls):
+        if junk is not None:
+            junk += 1.0
         start = time.perf_counter()
         fn.call_pointers(pointers)
         times.append((time.perf_counter() - start) * 1e3)
@@ -79,6 +86,10 @@ def main():
                         help="bytes past a 64-byte boundary the buffers "
                         "start at")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--evict-mib", type=int, default=0,
+                        help="write a buffer of this many MiB before each "
+                        "timed call (more than the last-level cache: the "
+                        "kernel then starts with its data in memory)")
     parser.add_argument("--keep", metavar="DIR",
                         help="compile the builds into DIR and keep them "
                         "(buildN.so: for `perf record` on this script, whose "
@@ -87,7 +98,7 @@ def main():
     args = parser.parse_args()
     if args.run:
         run(args.run[0], args.run[1], args.function, args.calls, args.warmup,
-            args.offset, args.seed)
+            args.offset, args.seed, args.evict_mib)
         return
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -110,11 +121,14 @@ def main():
                      "--run", library, interface, "--function", args.function,
                      "--calls", str(args.calls), "--warmup",
                      str(args.warmup), "--offset", str(args.offset),
-                     "--seed", str(args.seed)],
+                     "--seed", str(args.seed), "--evict-mib",
+                     str(args.evict_mib)],
                     check=True, capture_output=True, text=True).stdout
                 results[i].append(json.loads(out))
     print("%s: %d rounds of %d calls, buffers %d bytes past 64-byte "
-          "alignment" % (args.program, args.rounds, args.calls, args.offset))
+          "alignment%s" % (args.program, args.rounds, args.calls, args.offset,
+                           ", %d MiB written before each call" %
+                           args.evict_mib if args.evict_mib else ""))
     print("| build | min over the rounds (ms) | median over the rounds (ms) |")
     print("|---|---|---|")
     for (pbtool, _, _), rounds in zip(builds, results):
