@@ -10,10 +10,11 @@
 // CHECK: PASS @row_max
 // CHECK: PASS @row_min
 // Covers: row maxima and minima (maximumf/minimumf reductions) vectorized by
-// pb-vectorize-max-reductions, on random rows and on rows where only the
-// exact loop it keeps gets the result right: a NaN (NaN), +inf (inf), -inf
-// among finite values, a zero maximum with both signs (+0) and with -0 only
-// (-0); the first row is plain (21.5).
+// pb-vectorize-max-reductions, on random rows and on rows of special
+// values: a NaN (NaN) and a zero maximum with both signs (+0) and with -0
+// only (-0), which only the exact loop it keeps gets right, and +inf (inf)
+// and -inf among finite values, which the vector loop orders itself; the
+// first row is plain (21.5).
 // SPECIAL: result0: 6xf32=[21.5 nan inf -1 0 -0]
 // S3-LABEL: func.func @row_max
 // S3:         affine.for %{{.*}} = 0 to 64 step {{8|16}} iter_args

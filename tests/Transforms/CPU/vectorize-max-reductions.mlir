@@ -2,28 +2,24 @@
 // RUN: pb-opt %s -split-input-file -pb-vectorize-max-reductions="vector-bits=512" | FileCheck %s --check-prefix=WIDE
 
 // A row maximum becomes a loop of 8-lane compare-and-select that also ors
-// together the bits of x * 0 (NaN, all exponent bits set, only for NaN or
-// infinite x); the lanes are reduced after it, and the original loop runs
-// only when a NaN or infinity was seen or the maximum is zero.
+// together which lanes have seen a NaN (cmpf uno: infinities are ordered
+// and the compare-and-select gets them right, a causal mask's -inf
+// included); the lanes are reduced after it, and the original loop runs
+// only when a NaN was seen or the maximum is zero.
 // CHECK-LABEL: func @row_max
 // CHECK-SAME:    (%[[X:.*]]: memref<4x64xf32>, %[[OUT:.*]]: memref<4xf32>)
 // CHECK:         affine.for %[[I:.*]] = 0 to 4 {
-// CHECK-DAG:       %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<8xf32>
-// CHECK-DAG:       %[[NOBITS:.*]] = arith.constant dense<0> : vector<8xi32>
+// CHECK-DAG:       %[[NONAN:.*]] = arith.constant dense<false> : vector<8xi1>
 // CHECK-DAG:       %[[START:.*]] = arith.constant dense<0xFF800000> : vector<8xf32>
-// CHECK:           %[[FAST:.*]]:2 = affine.for %[[J:.*]] = 0 to 64 step 8 iter_args(%[[M:.*]] = %[[START]], %[[F:.*]] = %[[NOBITS]])
+// CHECK:           %[[FAST:.*]]:2 = affine.for %[[J:.*]] = 0 to 64 step 8 iter_args(%[[M:.*]] = %[[START]], %[[F:.*]] = %[[NONAN]])
 // CHECK:             %[[V:.*]] = affine.vector_load %[[X]][%[[I]], %[[J]]] : memref<4x64xf32>, vector<8xf32>
 // CHECK:             %[[GT:.*]] = arith.cmpf ogt, %[[V]], %[[M]] : vector<8xf32>
 // CHECK:             %[[M2:.*]] = arith.select %[[GT]], %[[V]], %[[M]]
-// CHECK:             %[[P:.*]] = arith.mulf %[[V]], %[[ZERO]] : vector<8xf32>
-// CHECK:             %[[PB:.*]] = arith.bitcast %[[P]] : vector<8xf32> to vector<8xi32>
-// CHECK:             %[[F2:.*]] = arith.ori %[[F]], %[[PB]] : vector<8xi32>
+// CHECK:             %[[NAN:.*]] = arith.cmpf uno, %[[V]], %[[V]] : vector<8xf32>
+// CHECK:             %[[F2:.*]] = arith.ori %[[F]], %[[NAN]] : vector<8xi1>
 // CHECK:             affine.yield %[[M2]], %[[F2]]
 // CHECK:           %[[R:.*]] = vector.reduction <maximumf>, %[[FAST]]#0 : vector<8xf32> into f32
-// CHECK:           %[[BITS:.*]] = vector.reduction <or>, %[[FAST]]#1 : vector<8xi32> into i32
-// CHECK:           %[[EXP:.*]] = arith.constant 2139095040 : i32
-// CHECK:           %[[AND:.*]] = arith.andi %[[BITS]], %[[EXP]] : i32
-// CHECK:           %[[SPECIAL:.*]] = arith.cmpi eq, %[[AND]], %[[EXP]] : i32
+// CHECK:           %[[SPECIAL:.*]] = vector.reduction <or>, %[[FAST]]#1 : vector<8xi1> into i1
 // CHECK:           %[[ISZERO:.*]] = arith.cmpf oeq, %[[R]]
 // CHECK:           %[[NEED:.*]] = arith.ori %[[SPECIAL]], %[[ISZERO]] : i1
 // CHECK:           %[[RES:.*]] = scf.if %[[NEED]] -> (f32) {
@@ -59,8 +55,9 @@ func.func @row_max(%x: memref<4x64xf32>, %out: memref<4xf32>) {
 // CHECK-DAG:     arith.constant dense<0x7FF0000000000000> : vector<4xf64>
 // CHECK:         affine.for %{{.*}} = 0 to 32 step 4 iter_args
 // CHECK:           arith.cmpf olt, %{{.*}}, %{{.*}} : vector<4xf64>
+// CHECK:           arith.cmpf uno, %{{.*}}, %{{.*}} : vector<4xf64>
 // CHECK:         vector.reduction <minimumf>
-// CHECK:         arith.constant 9218868437227405312 : i64
+// CHECK:         vector.reduction <or>, %{{.*}} : vector<4xi1> into i1
 // CHECK:         scf.if
 // CHECK:           arith.minimumf %{{.*}}, %{{.*}} : f64
 // CHECK:         } else {

@@ -1523,22 +1523,22 @@ def PBVectorizeMaxReductions
 
     ```mlir
     %m, %f = affine.for %j = 0 to 1024 step 8
-        iter_args(%m = splat(-inf), %f = splat(0 : i32)) {
+        iter_args(%m = splat(-inf), %f = splat(false)) {
       %x = affine.vector_load %row[%i, %j] : vector<8xf32>
       %gt = arith.cmpf ogt, %x, %m     // with the select: one vmaxps
       %m2 = arith.select %gt, %x, %m
-      // x * 0: +-0 for finite x, NaN (exponent bits all set) otherwise
-      %f2 = arith.ori %f, bitcast(%x * splat(0.0))
+      %f2 = arith.ori %f, arith.cmpf uno, %x, %x   // the lanes that saw a NaN
       affine.yield %m2, %f2
     }
     %r = vector.reduction <maximumf>, %m
-    %special = exponent bits all set in vector.reduction <or>, %f, or %r == 0
+    %special = vector.reduction <or>, %f, or %r == 0
     %max = scf.if %special { the original loop } else { maximumf(%r, %acc0) }
     ```
 
-    so the exact loop runs only for rows holding a NaN or an infinity
-    (whose maximum the fast loop could get wrong) or whose maximum is zero
-    (whose sign it could get wrong); every result equals the original's.
+    so the exact loop runs only for rows holding a NaN or whose maximum is
+    zero (whose sign it could get wrong); every result equals the
+    original's. Infinities are ordered: the compare-and-select gets them
+    right, and a row with a causal mask's -inf stays on the fast path.
     Other loops are left alone. (Measured: bench/RESULTS.md, notes on the
     passes.)
   }];

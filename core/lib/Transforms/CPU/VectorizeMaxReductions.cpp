@@ -2,8 +2,8 @@
 //
 // Rewrites innermost maximumf/minimumf reductions over a contiguous row into
 // a vector loop of compare-and-select (one vmaxps/vminps on x86) that also
-// notes NaNs and infinities, with the exact loop kept for the rows where the
-// fast result could differ.
+// notes NaNs, with the exact loop kept for the rows where the fast result
+// could differ (a NaN, a zero maximum).
 //
 //===----------------------------------------------------------------------===//
 
@@ -102,49 +102,38 @@ struct VectorizeMaxReductionsPass
     auto splat = [&](APFloat value) {
       return createScalarOrSplatConstant(b, loc, vectorType, value);
     };
-    // Every lane starts below (above) any finite value; an infinite one is
-    // caught by the NaN check.
+    // Every lane starts at -inf (+inf): a row of -inf (+inf) gives it back.
     Value start = splat(APFloat::getInf(semantics, /*Negative=*/isMax));
-    Value zero = splat(APFloat::getZero(semantics));
-    unsigned bits = match.elementType.getIntOrFloatBitWidth();
-    auto bitsType = VectorType::get({lanes}, b.getIntegerType(bits));
-    Value noBits = createScalarOrSplatConstant(b, loc, bitsType, 0);
+    auto flagsType = VectorType::get({lanes}, b.getI1Type());
+    Value noNaN = createScalarOrSplatConstant(b, loc, flagsType, 0);
     auto fast = AffineForOp::create(
         b, loc, loop.getLowerBoundOperands(), loop.getLowerBoundMap(),
         loop.getUpperBoundOperands(), loop.getUpperBoundMap(), lanes,
-        ValueRange{start, noBits},
+        ValueRange{start, noNaN},
         [&](OpBuilder &lb, Location ll, Value iv, ValueRange args) {
           Value x = AffineVectorLoadOp::create(
               lb, ll, vectorType, match.load.getMemRef(),
               match.load.getAffineMap(),
               polyblocks::remapOperands(match.load.getMapOperands(),
                                         {{loop.getInductionVar(), iv}}));
-          // select(x > m, x, m): x86's vmaxps exactly, NaN and zeros
-          // included (the NaN check below makes them irrelevant).
+          // select(x > m, x, m): x86's vmaxps exactly, infinities included;
+          // NaNs and the sign of zero are what it gets wrong.
           Value better = arith::CmpFOp::create(
               lb, ll,
               isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT, x,
               args[0]);
           Value m = arith::SelectOp::create(lb, ll, better, x, args[0]);
-          // x * 0 is +-0 (at most the sign bit set) for finite x, NaN (all
-          // exponent bits set) for NaN or infinite x: or-ed together, one
-          // instruction of latency 1 on the loop-carried chain.
-          Value product = arith::MulFOp::create(lb, ll, x, zero);
-          Value flags = arith::OrIOp::create(
-              lb, ll, args[1],
-              arith::BitcastOp::create(lb, ll, bitsType, product));
+          // The lanes that have seen a NaN: one compare into a mask and an
+          // or (AVX-512: vcmpunordps, korw), latency 1 on the carried chain.
+          Value nan =
+              arith::CmpFOp::create(lb, ll, arith::CmpFPredicate::UNO, x, x);
+          Value flags = arith::OrIOp::create(lb, ll, args[1], nan);
           AffineYieldOp::create(lb, ll, ValueRange{m, flags});
         });
     Value lanesResult =
         vector::ReductionOp::create(b, loc, match.kind, fast.getResult(0));
-    Value flagBits = vector::ReductionOp::create(
+    Value special = vector::ReductionOp::create(
         b, loc, vector::CombiningKind::OR, fast.getResult(1));
-    APInt exponentMask = APFloat::getInf(semantics).bitcastToAPInt();
-    Value exponent = arith::ConstantOp::create(
-        b, loc, b.getIntegerAttr(b.getIntegerType(bits), exponentMask));
-    Value special = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::eq,
-        arith::AndIOp::create(b, loc, flagBits, exponent), exponent);
     Value scalarZero = createScalarOrSplatConstant(b, loc, match.elementType,
                                                    APFloat::getZero(semantics));
     Value isZero = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
