@@ -11,7 +11,8 @@
 
 static volatile float sink, mul = 0.9999999f, add = 1e-7f;
 
-static double run(int avx512, long iters, int *threads) {
+/* GFLOP/s of `iters` iterations of the loop on every thread. */
+static double run(int avx512, double perIter, long iters, int *threads) {
   double start = omp_get_wtime();
 #pragma omp parallel
   {
@@ -23,7 +24,6 @@ static double run(int avx512, long iters, int *threads) {
     sink = r;
   }
   double seconds = omp_get_wtime() - start;
-  double perIter = avx512 ? PB_FMA_FLOPS_AVX512 : PB_FMA_FLOPS_AVX2;
   return *threads * perIter * (double)iters / seconds / 1e9;
 }
 
@@ -34,16 +34,16 @@ int main(void) {
     fprintf(stderr, "peak_fma: the CPU has neither AVX-512 nor FMA\n");
     return 1;
   }
+  double perIter = avx512 ? PB_FMA_FLOPS_AVX512 : PB_FMA_FLOPS_AVX2;
   int threads = 1;
   long iters = 1L << 20;
-  double gflops = run(avx512, iters, &threads);
-  double perIter = avx512 ? PB_FMA_FLOPS_AVX512 : PB_FMA_FLOPS_AVX2;
+  double gflops = run(avx512, perIter, iters, &threads);
   long calibrated = (long)(0.25 * gflops * 1e9 / (perIter * threads));
   if (calibrated > iters)
     iters = calibrated;
   double best = 0;
   for (int r = 0; r < 5; ++r) {
-    double g = run(avx512, iters, &threads);
+    double g = run(avx512, perIter, iters, &threads);
     if (g > best)
       best = g;
   }

@@ -11,7 +11,10 @@ minima and medians over the rounds.
 With `--keep DIR` the compiled libraries stay in DIR, so that `perf record
 -o p.data -- .venv/bin/python bench/time_builds.py ... --keep DIR` and
 `perf report -i p.data --sort dso,sym` attribute the samples to each
-build's functions.
+build's functions. A small program is compiled in one piece, its nests in
+one function; `--compile-arg=--codegen-threads=2` compiles it in parts,
+each nest a function of its own (forward.parallel0.nestN) that `perf
+report` names.
 
 The inputs are random (seeded), in buffers aligned to 64 bytes, or
 `--offset` bytes past that (16: where numpy's and malloc's large buffers
@@ -90,6 +93,9 @@ def main():
                         help="write a buffer of this many MiB before each "
                         "timed call (more than the last-level cache: the "
                         "kernel then starts with its data in memory)")
+    parser.add_argument("--compile-arg", action="append", default=[],
+                        help="a flag for every build's `pbtool compile` "
+                        "(repeatable)")
     parser.add_argument("--keep", metavar="DIR",
                         help="compile the builds into DIR and keep them "
                         "(buildN.so: for `perf record` on this script, whose "
@@ -110,8 +116,8 @@ def main():
             library = os.path.join(tmp, "build%d.so" % i)
             interface = os.path.join(tmp, "build%d.json" % i)
             subprocess.run([pbtool, "compile", args.program, "--emit=shared",
-                            "-o", library, "--interface", interface],
-                           check=True)
+                            "-o", library, "--interface", interface] +
+                           args.compile_arg, check=True)
             builds.append((pbtool, library, interface))
         results = [[] for _ in builds]
         for _ in range(args.rounds):

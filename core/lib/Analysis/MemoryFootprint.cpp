@@ -42,6 +42,12 @@ std::optional<std::pair<int64_t, int64_t>> getByteSpan(MemRefType type) {
   return std::make_pair(offset * bytes, (last + 1) * bytes);
 }
 
+/// The global `get` reads, if the symbol resolves.
+memref::GlobalOp lookupGlobal(memref::GetGlobalOp get) {
+  return SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+      get, get.getNameAttr());
+}
+
 /// True if no argument of a function can point into `memref`: an
 /// allocation, a private global of the module, or a value an scf.if yields
 /// that is one of these in each branch.
@@ -49,9 +55,8 @@ bool isInternalBuffer(Value memref) {
   Operation *def = memref.getDefiningOp();
   if (isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(def))
     return true;
-  if (auto global = dyn_cast_or_null<memref::GetGlobalOp>(def)) {
-    auto symbol = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
-        def, global.getNameAttr());
+  if (auto get = dyn_cast_or_null<memref::GetGlobalOp>(def)) {
+    memref::GlobalOp symbol = lookupGlobal(get);
     return symbol && symbol.isPrivate();
   }
   if (auto branches = dyn_cast_or_null<scf::IfOp>(def)) {
@@ -82,9 +87,8 @@ std::optional<int64_t> traceBuffer(Value memref, MemoryExtent &extent) {
     extent.buffer = memref.getAsOpaquePointer();
     return 0;
   }
-  if (auto global = dyn_cast<memref::GetGlobalOp>(def)) {
-    auto symbol = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
-        def, global.getNameAttr());
+  if (auto get = dyn_cast<memref::GetGlobalOp>(def)) {
+    memref::GlobalOp symbol = lookupGlobal(get);
     if (!symbol)
       return std::nullopt;
     extent.kind = symbol.getConstant() ? MemoryExtent::Kind::ReadOnly
