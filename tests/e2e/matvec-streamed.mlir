@@ -20,10 +20,28 @@
 // vector (a classifier's 10, then a bias and ReLU; 27): one block, the
 // columns past the last whole vector in narrower vectors (AVX-512: 10 =
 // 8 + 2, 27 = 16 + 8 + 2 + 1).
+// The bias (and the ReLU) computed where each block is stored back, as
+// vectors of the same widths: no nest of their own reads the product.
+// AVX512-LABEL: func.func @vecmat_bias(
+// AVX512:         vector.fma
+// AVX512:         affine.for %{{.*}} = 0 to 512 step 16 {
+// AVX512-NEXT:      affine.vector_load
+// AVX512-NEXT:      affine.vector_load %arg2
+// AVX512-NEXT:      arith.addf {{.*}} : vector<16xf32>
+// AVX512-NEXT:      affine.vector_store %{{.*}}, %arg3
+// AVX512:         stores_once = true
+// AVX512-SAME:    pass = "pb-fuse-epilogues"
+// AVX512-NOT:     affine.for
+// AVX512:         return
 // AVX512-LABEL: func.func @eight_rows_ten_columns_bias_relu(
 // AVX512-COUNT-8: vector.fma {{.*}} : vector<8xf32>
 // AVX512-COUNT-8: vector.fma {{.*}} : vector<2xf32>
+// AVX512:         arith.maximumf {{.*}} : vector<8xf32>
+// AVX512:         arith.maximumf {{.*}} : vector<2xf32>
 // AVX512:         block_columns = 10
+// AVX512-SAME:    pass = "pb-fuse-epilogues"
+// AVX512-NOT:     affine.for
+// AVX512:         return
 // AVX512-LABEL: func.func @one_row_27_columns(
 // AVX512:         vector.fma {{.*}} : vector<16xf32>
 // AVX512:         vector.fma {{.*}} : vector<8xf32>

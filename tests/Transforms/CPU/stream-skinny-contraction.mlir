@@ -40,12 +40,15 @@
 // CHECK-NEXT:            affine.yield %[[F]]
 // CHECK-NEXT:          } {loop_annotation = #[[UNROLL]]}
 // CHECK:               affine.vector_store %[[SUM]], %[[ACC]][%[[R0]], %[[J]] - %[[BLK]] * 128]
-// CHECK:           affine.for
-// CHECK-NEXT:        affine.for
-// CHECK-NEXT:          affine.load %[[ACC]]
-// CHECK-NEXT:          affine.store %{{.*}}, %[[C]]
+// The block goes back to C a vector at a time, each element stored once
+// (pb-fuse-epilogues computes an elementwise nest after it there).
+// CHECK:           affine.for %[[I1:.*]] = 0 to 1 {
+// CHECK-NEXT:        affine.for %[[J1:.*]] = 0 to 128 step 8 {
+// CHECK-NEXT:          %[[OUT:.*]] = affine.vector_load %[[ACC]][%[[I1]], %[[J1]]] : memref<1x128xf32>, vector<8xf32>
+// CHECK-NEXT:          affine.vector_store %[[OUT]], %[[C]][%[[I1]], %[[BLK]] * 128 + %[[J1]]] : memref<1x1024xf32>, vector<8xf32>
 // CHECK:           memref.dealloc %[[ACC]]
 // CHECK-NOT:     affine.for
+// CHECK:         stores_once = true
 // ROWS4-LABEL: func @matvec
 // ROWS4:         memref<1x128xf32>
 func.func @matvec(%a: memref<1x1024xf32>, %b: memref<1024x1024xf32>, %c: memref<1x1024xf32>) {
@@ -160,6 +163,13 @@ func.func @k_block_divides_rows(%a: memref<1x300xf32>, %b: memref<300x1024xf32>,
 // CHECK:             affine.vector_load %{{.*}}[%{{.*}}, %[[J8]]] : memref<64x10xf32>, vector<2xf32>
 // CHECK:             vector.fma {{.*}} : vector<2xf32>
 // CHECK:           affine.vector_store %{{.*}}, %[[ACC]][%{{.*}}, %[[J8]] - %{{.*}} * 10] : memref<1x10xf32>, vector<2xf32>
+// Stored back in the same widths: the whole vector, then the 2 columns.
+// CHECK:         affine.for %{{.*}} = 0 to 8 step 8 {
+// CHECK:           affine.vector_store %{{.*}} : memref<1x10xf32>, vector<8xf32>
+// CHECK:         }
+// CHECK:         %[[C8:.*]] = arith.constant 8 : index
+// CHECK:         affine.vector_load %[[ACC]][%{{.*}}, %[[C8]]] : memref<1x10xf32>, vector<2xf32>
+// CHECK:         affine.vector_store %{{.*}}[%{{.*}}, %{{.*}} * 10 + %[[C8]]] : memref<1x10xf32>, vector<2xf32>
 // CHECK:         block_columns = 10
 func.func @ragged_columns(%a: memref<1x64xf32>, %b: memref<64x10xf32>, %c: memref<1x10xf32>) {
   affine.for %i = 0 to 1 {
@@ -171,6 +181,82 @@ func.func @ragged_columns(%a: memref<1x64xf32>, %b: memref<64x10xf32>, %c: memre
         %p = arith.mulf %x, %y : f32
         %s = arith.addf %o, %p : f32
         affine.store %s, %c[%i, %j] : memref<1x10xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// C filled with one value right before the product: the blocks start from
+// that value (the fill's nest goes) and C is written once, by the copy-out.
+// CHECK-LABEL: func @fill_folded
+// CHECK-SAME:    (%{{.*}}: memref<1x64xf32>, %{{.*}}: memref<64x256xf32>, %[[C:.*]]: memref<1x256xf32>)
+// CHECK:         %[[HALF:.*]] = arith.constant 5.000000e-01 : f32
+// CHECK-NEXT:    affine.for %{{.*}} = 0 to 8 {
+// CHECK-NEXT:      %[[ACC:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x32xf32>
+// CHECK-NEXT:      affine.for %[[I:.*]] = 0 to 1 {
+// CHECK-NEXT:        affine.for %[[J:.*]] = 0 to 32 {
+// CHECK-NEXT:          affine.store %[[HALF]], %[[ACC]][%[[I]], %[[J]]]
+// CHECK-NOT:     affine.load %[[C]]
+// CHECK-NOT:     affine.store %{{.*}}, %[[C]]
+// CHECK:         the blocks start from the value the nest before filled the result with (that nest removed)
+func.func @fill_folded(%a: memref<1x64xf32>, %b: memref<64x256xf32>, %c: memref<1x256xf32>) {
+  %half = arith.constant 0.5 : f32
+  affine.for %i = 0 to 1 {
+    affine.for %j = 0 to 256 {
+      affine.store %half, %c[%i, %j] : memref<1x256xf32>
+    }
+  }
+  affine.for %i = 0 to 1 {
+    affine.for %k = 0 to 64 {
+      affine.for %j = 0 to 256 {
+        %x = affine.load %a[%i, %k] : memref<1x64xf32>
+        %y = affine.load %b[%k, %j] : memref<64x256xf32>
+        %o = affine.load %c[%i, %j] : memref<1x256xf32>
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %o, %p : f32
+        affine.store %s, %c[%i, %j] : memref<1x256xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// C read between its fill and the product: the fill stays, the blocks
+// start from C.
+// CHECK-LABEL: func @fill_read_before
+// CHECK:         affine.store %{{.*}}, %[[C:.*]][%{{.*}}, %{{.*}}] : memref<1x256xf32>
+// CHECK:         affine.load %[[C]]
+// CHECK:         affine.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<1x256xf32>
+// CHECK:         memref.alloc() {alignment = 64 : i64} : memref<1x32xf32>
+// CHECK:         affine.load %[[C]]
+// CHECK-NOT:     that nest removed
+func.func @fill_read_before(%a: memref<1x64xf32>, %b: memref<64x256xf32>, %c: memref<1x256xf32>, %d: memref<1x256xf32>) {
+  %half = arith.constant 0.5 : f32
+  affine.for %i = 0 to 1 {
+    affine.for %j = 0 to 256 {
+      affine.store %half, %c[%i, %j] : memref<1x256xf32>
+    }
+  }
+  affine.for %i = 0 to 1 {
+    affine.for %j = 0 to 256 {
+      %v = affine.load %c[%i, %j] : memref<1x256xf32>
+      affine.store %v, %d[%i, %j] : memref<1x256xf32>
+    }
+  }
+  affine.for %i = 0 to 1 {
+    affine.for %k = 0 to 64 {
+      affine.for %j = 0 to 256 {
+        %x = affine.load %a[%i, %k] : memref<1x64xf32>
+        %y = affine.load %b[%k, %j] : memref<64x256xf32>
+        %o = affine.load %c[%i, %j] : memref<1x256xf32>
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %o, %p : f32
+        affine.store %s, %c[%i, %j] : memref<1x256xf32>
       }
     }
   }

@@ -968,7 +968,7 @@ def PBStreamSkinnyContraction
             // per row r: broadcast X[r, %k], one fused multiply-add
           } {loop_annotation = ... full unroll}      // by LLVM
         } }
-      // C[:, block b] = acc
+      // C[:, block b] = acc, a vector at a time
     }
     ```
 
@@ -985,6 +985,13 @@ def PBStreamSkinnyContraction
     each streamed alike. Other nests with no such `NB` (N = 1000) are left
     to the micro-kernel. (Wide blocks and the register blocks both matter:
     bench/RESULTS.md, notes on the passes.)
+
+    When the nest before fills `C` with one value and nothing else reads
+    `C` (polyblocks::findAccumulatorFill), each block's buffer starts from
+    that value and the fill's nest goes. The block goes back to `C` as
+    vectors of the widths of its column loop, each element stored once
+    (the decision records `stores_once`): pb-fuse-epilogues computes an
+    elementwise nest after the product (a bias, a ReLU) there.
   }];
   let options = [
     Option<"maxRows", "max-rows", "unsigned", /*default=*/"0",
@@ -1724,9 +1731,10 @@ def PBFuseEpilogues : Pass<"pb-fuse-epilogues", "::mlir::func::FuncOp"> {
   let summary = "Compute the elementwise nest after a register-tiled contraction on its tiles";
   let description = [{
     A nest register-tiled by pb-register-tile-contraction stores each tile
-    of its result `C` once, from vector registers (so does a Winograd output
-    transform of pb-winograd-convolutions: the producers whose decision
-    records `stores_once`). When the next nest is an
+    of its result `C` once, from vector registers (so do a Winograd output
+    transform of pb-winograd-convolutions and a matmul streamed by
+    pb-stream-skinny-contraction, from its block buffer: the producers whose
+    decision records `stores_once`). When the next nest is an
     elementwise map of `C` -- its loops cover `C` whole, it reads
     `C[i, ...]` once per iteration, its other operands are unit-stride or
     invariant along `C`'s last dimension, its body is elementwise arith and

@@ -1,11 +1,12 @@
 //===- FuseEpilogues.cpp - Elementwise consumers at the register tiles ----===//
 //
 // A register-tiled contraction (pb-register-tile-contraction) stores each
-// tile of its result C once, from vector registers, and so does a Winograd
-// output transform (pb-winograd-convolutions). When the next nest is
-// an elementwise map of C (a bias, an activation, a residual add: D[i, j] =
-// f(C[i, j], X[i, j], b[j], ...)), this pass computes f where the tile is
-// stored, on the accumulators themselves, and stores D there:
+// tile of its result C once, from vector registers, and so do a Winograd
+// output transform (pb-winograd-convolutions) and a streamed matmul of few
+// rows (pb-stream-skinny-contraction, from its block buffer). When the next
+// nest is an elementwise map of C (a bias, an activation, a residual add:
+// D[i, j] = f(C[i, j], X[i, j], b[j], ...)), this pass computes f where the
+// tile is stored, on the accumulators themselves, and stores D there:
 //
 //   for tiles: acc = ...; C[i, j:j+V] = acc      for tiles: acc = ...
 //   for i, j: D[i, j] = f(C[i, j], b[j])    ->     D[i, j:j+V] = f(acc,
@@ -71,7 +72,8 @@ struct Epilogue {
 /// Whether `op` is a nest that stores each element of its result once, as
 /// vectors, as its pass recorded (`stores_once`): a register-tiled
 /// contraction whose tiles are stored after the whole reduction (not once
-/// per k block), or a Winograd output transform.
+/// per k block), a Winograd output transform, or a streamed matmul of few
+/// rows.
 static bool storesResultOnce(Operation *op) {
   return llvm::any_of(polyblocks::getDecisions(op), [](const auto &d) {
     auto once = d.fields ? d.fields.template getAs<BoolAttr>("stores_once")

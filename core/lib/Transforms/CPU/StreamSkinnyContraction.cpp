@@ -7,7 +7,9 @@
 // pass streams it instead: column blocks on the threads, the rows of the
 // right-hand side read once, contiguously, a few at a time, with the few
 // rows of the result in vector registers across them and in cache across
-// the whole reduction.
+// the whole reduction. Each block starts from the fill of the result before
+// it, when there is one, and is stored back once, as vectors, so that
+// pb-fuse-epilogues computes a bias or an activation after it there.
 //
 //===----------------------------------------------------------------------===//
 
@@ -90,7 +92,15 @@ struct StreamSkinnyContractionPass
         nb = n;
       if (nb == 0)
         continue;
-      AffineForOp blocks = stream(*c, n / nb, nb, lanes);
+      // The fill of C before the nest, when each block's buffer can start
+      // from its value instead of reading C (and C is then written once).
+      auto fill = polyblocks::findAccumulatorFill(
+          root, c->accLoad, c->accStore, {c->iLoop, c->jLoop},
+          {c->rowLoad.getMemRef(), c->panelLoad.getMemRef()});
+      AffineForOp blocks =
+          stream(*c, n / nb, nb, lanes, fill ? fill->second.value : Value());
+      if (fill)
+        fill->first.erase();
       Builder b(blocks.getContext());
       polyblocks::recordDecision(
           blocks, DEBUG_TYPE,
@@ -98,22 +108,30 @@ struct StreamSkinnyContractionPass
               std::to_string(n / nb) + " blocks of " + std::to_string(nb) +
               " columns (at most one per thread), the " + std::to_string(m) +
               " rows of a vector of columns in registers while the "
-              "right-hand side streams through once",
+              "right-hand side streams through once" +
+              (fill ? "; the blocks start from the value the nest before "
+                      "filled the result with (that nest removed)"
+                    : ""),
           {{"rows", b.getI64IntegerAttr(m)},
-           {"block_columns", b.getI64IntegerAttr(nb)}});
+           {"block_columns", b.getI64IntegerAttr(nb)},
+           // Each block is stored into C once, as vectors, after the whole
+           // reduction: pb-fuse-epilogues computes the elementwise nest
+           // after it there.
+           {"stores_once", b.getBoolAttr(true)}});
     }
   }
 
   /// for i, k, j  ->  for jb (blocks of nb columns): copy the block of C
-  /// into a buffer of its own, for kt (KU rows), jt (vectors of `lanes`
-  /// columns in the block), k in kt: accumulate in registers, per row of C,
-  /// then in the buffer; copy it back. (The rows of C are a power of two
+  /// into a buffer of its own (or fill it with `fillValue`, the value C was
+  /// filled with), for kt (KU rows), jt (vectors of `lanes` columns in the
+  /// block), k in kt: accumulate in registers, per row of C, then in the
+  /// buffer; copy it back, as vectors. (The rows of C are a power of two
   /// apart: in place, the same column of every row would fall into one set
   /// of L1.) The columns of a block past its last whole vector (one block
   /// of N no multiple of `lanes`) go the same way in narrower vectors, each
   /// half as wide as the one before, after the jt loop.
   AffineForOp stream(polyblocks::Contraction &c, int64_t numBlocks, int64_t nb,
-                     int64_t lanes) {
+                     int64_t lanes, Value fillValue) {
     AffineForOp iLoop = c.iLoop, kLoop = c.kLoops.front(), jLoop = c.jLoop;
     int64_t m = iLoop.getConstantUpperBound();
     OpBuilder b(iLoop);
@@ -131,7 +149,9 @@ struct StreamSkinnyContractionPass
     // C[i, b * nb + j] <-> acc[i, j]
     Value c0 = c.accStore.getMemRef();
     AffineMap cMap = AffineMap::get(3, 0, {d0, d2 * nb + d1}, ctx);
-    auto copy = [&](bool in) {
+    int64_t whole = nb / lanes * lanes;
+    // acc <- the block of C, or the fill value.
+    {
       auto i = AffineForOp::create(b, loc, 0, m);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(i.getBody());
@@ -139,15 +159,36 @@ struct StreamSkinnyContractionPass
       b.setInsertionPointToStart(j.getBody());
       SmallVector<Value> ij{i.getInductionVar(), j.getInductionVar()};
       SmallVector<Value> ijb{i.getInductionVar(), j.getInductionVar(), block};
-      if (in) {
-        Value v = AffineLoadOp::create(b, loc, c0, cMap, ijb);
-        AffineStoreOp::create(b, loc, v, acc, ij);
-      } else {
-        Value v = AffineLoadOp::create(b, loc, acc, ij);
-        AffineStoreOp::create(b, loc, v, c0, cMap, ijb);
+      Value v = fillValue ? fillValue
+                          : Value(AffineLoadOp::create(b, loc, c0, cMap, ijb));
+      AffineStoreOp::create(b, loc, v, acc, ij);
+    }
+    // The block of C <- acc, a vector at a time (the widths of the column
+    // loop below): each element of C stored once, by a vector store.
+    auto copyOut = [&] {
+      auto i = AffineForOp::create(b, loc, 0, m);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(i.getBody());
+      auto storeVector = [&](Value column, int64_t width) {
+        Value row = i.getInductionVar();
+        Value v = AffineVectorLoadOp::create(
+            b, loc, VectorType::get({width}, c.elementType), acc,
+            ValueRange{row, column});
+        AffineVectorStoreOp::create(b, loc, v, c0, cMap,
+                                    ValueRange{row, column, block});
+      };
+      if (whole != 0) {
+        OpBuilder::InsertionGuard jGuard(b);
+        auto j = AffineForOp::create(b, loc, 0, whole, lanes);
+        b.setInsertionPointToStart(j.getBody());
+        storeVector(j.getInductionVar(), lanes);
+      }
+      int64_t column = whole;
+      for (unsigned width : polyblocks::splitIntoVectors(nb - whole, lanes)) {
+        storeVector(arith::ConstantIndexOp::create(b, loc, column), width);
+        column += width;
       }
     };
-    copy(/*in=*/true);
     // for kt (blocks of KU rows of Y), jt (vectors of the column block):
     // the M accumulators of one vector of columns stay in registers across
     // the KU rows, each row's vector of Y feeds the M rows.
@@ -196,7 +237,6 @@ struct StreamSkinnyContractionPass
         polyblocks::requestLLVMFullUnroll(k);
       };
       AffineExpr start = getAffineDimExpr(0, ctx) * nb;
-      int64_t whole = nb / lanes * lanes;
       if (whole != 0) {
         OpBuilder::InsertionGuard jtGuard(b);
         auto jt = AffineForOp::create(
@@ -213,7 +253,7 @@ struct StreamSkinnyContractionPass
         column += width;
       }
     }
-    copy(/*in=*/false);
+    copyOut();
     memref::DeallocOp::create(b, loc, acc);
     iLoop.erase();
     return blocks;
