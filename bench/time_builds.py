@@ -31,7 +31,10 @@ import sys
 import tempfile
 import time
 
-import numpy as np
+# numpy's OpenBLAS would start a thread pool of its own, here and in each
+# child, whose threads spin for a while after starting: one thread.
+os.environ["OPENBLAS_NUM_THREADS"] = "1"
+import numpy as np  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python"))
