@@ -27,6 +27,9 @@ import traceback
 THREADS = int(os.environ.get("POLYBLOCKS_BENCH_THREADS", "2"))
 # Before any runtime starts its threads.
 os.environ.setdefault("OMP_NUM_THREADS", str(THREADS))
+# numpy's own OpenBLAS is no engine here: one thread, no pool of its own
+# spinning beside the engines'.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault(
     "XLA_FLAGS", "--xla_cpu_multi_thread_eigen=true "
     "intra_op_parallelism_threads=%d" % THREADS)
