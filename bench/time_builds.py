@@ -3,7 +3,8 @@ each build's calls in a process of its own (no other thread pool there),
 the builds' processes taking turns: for every round, each build's process
 makes its warm-up calls and then `--calls` timed ones, and reports the
 fastest and the median. The table gives, per build, the range of those
-minima and medians over the rounds.
+minima and medians over the rounds, and the median over the rounds of
+its minimum over the first build's in the same round.
 
     .venv/bin/python bench/time_builds.py prog.mlir \\
         --pbtool OLD/bin/pbtool --pbtool build/bin/pbtool --rounds 5
@@ -138,13 +139,19 @@ def main():
           "alignment%s" % (args.program, args.rounds, args.calls, args.offset,
                            ", %d MiB written before each call" %
                            args.evict_mib if args.evict_mib else ""))
-    print("| build | min over the rounds (ms) | median over the rounds (ms) |")
-    print("|---|---|---|")
+    # A machine's slow phases move every build's figures of a round alike:
+    # the ratio of each round's minimum to the first build's in the same
+    # round, and the median of those ratios, compare builds within rounds.
+    print("| build | min over the rounds (ms) | median over the rounds (ms) "
+          "| min / first build's, median of the rounds |")
+    print("|---|---|---|---|")
+    base = [r["min"] for r in results[0]]
     for (pbtool, _, _), rounds in zip(builds, results):
         mins = [r["min"] for r in rounds]
         medians = [r["median"] for r in rounds]
-        print("| %s | %.4f-%.4f | %.4f-%.4f |" % (
-            pbtool, min(mins), max(mins), min(medians), max(medians)))
+        ratio = statistics.median(m / b for m, b in zip(mins, base))
+        print("| %s | %.4f-%.4f | %.4f-%.4f | %.3f |" % (
+            pbtool, min(mins), max(mins), min(medians), max(medians), ratio))
 
 
 if __name__ == "__main__":
