@@ -1062,7 +1062,12 @@ def PBRegisterTileContraction
     the outermost loop, around the outer loops: each panel then serves
     every output row while it is in cache, instead of every row reading
     all of them (a 7x7x512 ResNet layer's 9 MiB of panels, from memory,
-    once per output row).
+    once per output row). With more than one column tile, each tile over
+    panels packed at compile time prefetches into L2, at each `k`, row `k`
+    of the next column tile's panel (the last's wrapping to the first; one
+    `affine.prefetch` per cache line): a network's weights come from memory
+    once per call when they outgrow the caches, and the tile that first
+    reads a panel would otherwise wait on it with nothing to overlap.
 
     A column factor may also move with the leading outer loops (a batched
     matmul: attention's `K^T` and `V`, one per head). Each iteration of
