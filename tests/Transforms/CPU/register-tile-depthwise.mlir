@@ -4,7 +4,11 @@
 // An AVX2 machine (16 registers of 256 bits): up to 6 output columns of 8
 // channels; 18 columns are three tiles of 6. The accumulators are loaded
 // once, carried through the window loops, stored once; each window step
-// loads one filter vector and one input vector per column.
+// loads one filter vector and one input vector per column. The kw loop
+// is marked for LLVM to unroll fully: the columns then share the input
+// vectors of neighbouring steps.
+// CHECK:       #[[FULL:.*]] = #llvm.loop_unroll<full = true>
+// CHECK:       #[[UNROLL:.*]] = #llvm.loop_annotation<unroll = #[[FULL]]>
 // CHECK-LABEL: func.func @depthwise
 // CHECK:         affine.for %[[H:.*]] = 0 to 16 {
 // CHECK-NEXT:      affine.for %[[W0:.*]] = 0 to 18 step 6 {
@@ -18,10 +22,14 @@
 // CHECK-NEXT:              vector.fma %[[X0]], %[[F]], %{{.*}} : vector<8xf32>
 // CHECK-COUNT-5:           vector.fma
 // CHECK-NEXT:              affine.yield
+// CHECK-NEXT:            } {loop_annotation = #[[UNROLL]]}
+// CHECK-NEXT:            affine.yield
+// CHECK-NEXT:          }{{$}}
 // CHECK:               affine.vector_store %[[R]]#0, %[[OUT]][%[[H]], %[[W0]], %[[C0]]]
 // CHECK:               affine.vector_store %[[R]]#5, %[[OUT]][%[[H]], %[[W0]] + 5, %[[C0]]]
 // CHECK-NOT:     affine.load
 // CHECK:         } {pb.decisions = [{columns = 6 : i64, fill_folded = false, lanes = 8 : i64, pass = "pb-register-tile-depthwise"
+// CHECK-SAME:    the innermost window loop unrolled (by LLVM), the input vectors neighbouring columns share loaded once", window_row_unrolled = true}
 // With at most 4 columns: six tiles of 3 (the largest divisor of 18 above
 // half the budget).
 // FOUR-LABEL: func.func @depthwise
@@ -209,6 +217,31 @@ module attributes {pb.machine = {vector_bits = 256 : i64, vector_registers = 16 
               affine.store %s, %out[%h, %w, %c] : memref<16x18x32xf32>
             }
           }
+        }
+      }
+    }
+    return
+  }
+}
+
+// -----
+
+// A window row of 9 steps: left a loop (unrolled, its 9 steps times the
+// columns' input vectors would outgrow the registers).
+// CHECK-LABEL: func.func @long_window_row
+// CHECK-NOT:     loop_annotation
+// CHECK:         window_row_unrolled = false
+module attributes {pb.machine = {vector_bits = 256 : i64, vector_registers = 16 : i64}} {
+  func.func @long_window_row(%in: memref<26x32xf32>, %f: memref<9x32xf32>, %out: memref<18x32xf32>) {
+    affine.for %w = 0 to 18 {
+      affine.for %kw = 0 to 9 {
+        affine.for %c = 0 to 32 {
+          %x = affine.load %in[%w + %kw, %c] : memref<26x32xf32>
+          %y = affine.load %f[%kw, %c] : memref<9x32xf32>
+          %acc = affine.load %out[%w, %c] : memref<18x32xf32>
+          %p = arith.mulf %x, %y : f32
+          %s = arith.addf %acc, %p : f32
+          affine.store %s, %out[%w, %c] : memref<18x32xf32>
         }
       }
     }

@@ -1814,7 +1814,11 @@ def PBRegisterTileDepthwise
     view of it and neither factor is a view of `C`, the accumulators start
     as a splat of the fill value instead of being loaded, and the fill
     nest is removed (decision field `fill_folded`), as
-    pb-register-tile-contraction does for matmuls.
+    pb-register-tile-contraction does for matmuls. The innermost window
+    loop, of at most 7 steps, is marked for LLVM to unroll fully (decision
+    field `window_row_unrolled`): the columns of a window row then read
+    the same input vectors at neighbouring steps (`X[w0 + r + kw]` alike
+    for each `r + kw`), each loaded once rather than once per step.
   }];
   let options = [
     Option<"columns", "columns", "unsigned", /*default=*/"0",
@@ -1823,6 +1827,7 @@ def PBRegisterTileDepthwise
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::vector::VectorDialect"];
 }
 
