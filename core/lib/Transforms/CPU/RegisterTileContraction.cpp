@@ -308,8 +308,17 @@ public:
   /// Whether build() packed the panels by column groups, as they compute.
   bool isPackedByGroups() const { return packedByGroups; }
   /// Whether each tile of build() prefetches the next column tile's panel,
-  /// packed at compile time (prefetchNextPackedPanelRow).
-  bool prefetchesPackedPanels() const { return prefetchPackedPanels; }
+  /// packed at compile time (prefetchNextPackedPanelRow). A network's
+  /// weights are read once per call: when they outgrow the caches (a
+  /// ResNet-50's 100 MB), each panel comes from memory, and the tile that
+  /// first reads it would wait on it with nothing to overlap. Each tile
+  /// prefetches the next column tile's panel, a row per k step, while it
+  /// computes on its own (bench/time_builds.py, median of the rounds'
+  /// ratios: ResNet-50 b1 about 1 % faster, MobileNetV2 b1 1-1.5 %, the
+  /// BERT layer unchanged; bench/RESULTS.md).
+  bool prefetchesPackedPanels() const {
+    return packedAtCompileTime && plan.n > plan.nr;
+  }
 
 private:
   /// The body of an innermost reduction step: from the builder, the
@@ -419,7 +428,6 @@ private:
   /// The current k block, column tile, packed panels and row slivers.
   Value kt, jt, pack, rowPack;
   bool packedAtCompileTime = false;
-  bool prefetchPackedPanels = false;
   bool packedByGroups = false;
   /// The leading batch loops of a batch of panels packed at compile time
   /// (one global for all of them, indexed by the batch first); 0 otherwise.
@@ -786,7 +794,7 @@ void TiledNestBuilder::emitTile(OpBuilder &tb, OpFoldResult rowBase,
                                                       getPackOperands(jt, ks)));
         if (prefetchNextPanel)
           prefetchNextPanelRow(inner, innerLoc, ks);
-        if (prefetchPackedPanels)
+        if (prefetchesPackedPanels())
           prefetchNextPackedPanelRow(inner, innerLoc, ks);
         if (!packed)
           return polyblocks::buildRowMultiplyAdds(inner, innerLoc, c, ivMap,
@@ -829,14 +837,6 @@ Operation *TiledNestBuilder::build() {
     packedAtCompileTime = bool(pack);
     if (packedAtCompileTime && batched)
       numPackBatchDims = c.numPanelBatchLoops;
-    // A network's weights are read once per call: when they outgrow the
-    // caches (a ResNet-50's 100 MB), each panel comes from memory, and the
-    // tile that first reads it would wait on it with nothing to overlap.
-    // Each tile prefetches the next column tile's panel, a row per k step,
-    // while it computes on its own (bench/time_builds.py, median of the
-    // rounds' ratios: ResNet-50 b1 about 1 % faster, MobileNetV2 b1 1-1.5
-    // %, the BERT layer unchanged; bench/RESULTS.md).
-    prefetchPackedPanels = packedAtCompileTime && plan.n > plan.nr;
   }
   createPackMaps();
   if (!plan.blocked && !batched && !pack) {
