@@ -13,10 +13,12 @@ needs.
 """
 
 import argparse
+import atexit
 import datetime
 import hashlib
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -559,7 +561,10 @@ def main():
         write_results(text, os.path.join(HERE, "RESULTS.md"))
 
 
+# The exports, compiled programs and compile cache of one run (gigabytes for
+# the whole zoo): removed when the run ends.
 WORK = tempfile.mkdtemp(prefix="polyblocks-models-")
+atexit.register(shutil.rmtree, WORK, ignore_errors=True)
 
 if __name__ == "__main__":
     # A cache of its own: compile times are measured, not cache hits.

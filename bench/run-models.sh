@@ -10,5 +10,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh --python
 venv="${POLYBLOCKS_VENV:-$PWD/.venv}"
-"$venv/bin/pip" install -q --disable-pip-version-check -r bench/requirements.txt
+PIP_NO_CACHE_DIR=1 "$venv/bin/pip" install -q --disable-pip-version-check -r bench/requirements.txt
 exec "$venv/bin/python" bench/models.py "$@"

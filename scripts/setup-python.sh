@@ -13,10 +13,23 @@ python=/usr/bin/python3
 [ -x "$python" ] || python=python3
 if [ ! -x "$venv/bin/python" ]; then
   echo "creating the Python environment $venv"
+  # The frameworks take about 6.5 GB installed (torch's Linux wheel brings
+  # its CUDA libraries) and about 3 GB more while pip unpacks them.
+  free_mb=$(df --output=avail -B1M "$(dirname "$venv")" | tail -1)
+  if [ "$free_mb" -lt 10000 ]; then
+    echo "warning: $free_mb MB free beside $venv; installing the frameworks" \
+      "takes about 10000 MB at its peak" >&2
+  fi
   "$python" -m venv "$venv"
 fi
-# pip prints nothing when every requirement is satisfied already.
-"$venv/bin/pip" install -q --disable-pip-version-check -r python/test-requirements.txt
+# pip keeps no cache of the wheels (gigabytes that are never read again
+# here) and unpacks them beside the environment, on its file system rather
+# than in a /tmp that may be smaller. It prints nothing when every
+# requirement is satisfied already.
+mkdir -p "$venv/pip-tmp"
+TMPDIR="$venv/pip-tmp" PIP_NO_CACHE_DIR=1 "$venv/bin/pip" install -q \
+  --disable-pip-version-check -r python/test-requirements.txt
+rm -rf "$venv/pip-tmp"
 if [ -f "$build/python/pyproject.toml" ]; then
   "$venv/bin/pip" install -q --disable-pip-version-check --no-deps -e "$build/python" >/dev/null
 fi
