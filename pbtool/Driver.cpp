@@ -5,6 +5,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace mlir;
@@ -43,11 +44,17 @@ void reportError(llvm::Error error) {
 
 bool writeOutputs(llvm::ArrayRef<PendingOutput> outputs) {
   for (auto [i, output] : llvm::enumerate(outputs)) {
-    llvm::Error err = llvm::writeToOutput(output.path, output.write);
-    if (!err)
+    std::error_code ec =
+        output.produced.empty()
+            ? llvm::errorToErrorCode(
+                  llvm::writeToOutput(output.path, output.write))
+            : llvm::sys::fs::rename(output.produced, output.path);
+    if (!ec) {
+      if (!output.produced.empty())
+        llvm::sys::DontRemoveFileOnSignal(output.produced);
       continue;
-    reportError("cannot write '" + output.path +
-                "': " + llvm::errorToErrorCode(std::move(err)).message());
+    }
+    reportError("cannot write '" + output.path + "': " + ec.message());
     for (const PendingOutput &written : outputs.take_front(i))
       if (written.path != "-")
         llvm::sys::fs::remove(written.path);

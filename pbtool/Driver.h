@@ -44,6 +44,8 @@ void reportError(llvm::Error error);
 struct PendingOutput {
   std::string path;
   std::function<llvm::Error(llvm::raw_ostream &)> write;
+  /// Or a file written already (in the same directory), renamed to `path`.
+  std::string produced = {};
 };
 bool writeOutputs(llvm::ArrayRef<PendingOutput> outputs);
 

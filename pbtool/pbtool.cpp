@@ -35,10 +35,12 @@
 #include "mlir/Support/Timing.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Target/TargetMachine.h"
 
 #include <algorithm>
@@ -570,27 +572,48 @@ static int runCompile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
           runStages(module, output->stage, *options, afterStage, timingScope)))
     return kError;
 
-  // The main output, produced in memory first.
-  llvm::SmallVector<char, 0> contents;
-  TimingScope rendering = rootTiming.nest("produce the output");
-  if (llvm::Error err =
-          renderOutput(module, *output, *options, contents,
-                       /*function=*/std::nullopt, timing ? &rendering : nullptr,
-                       /*consumeModule=*/true)) {
-    reportError(std::move(err));
-    return kError;
-  }
-  rendering.stop();
   std::string outputPath = !outputFilename.empty() ? outputFilename.getValue()
                            : textToStdout
                                ? std::string("-")
                                : getOutputFileName(inputFilename, *output);
+  // The main output, produced into a temporary file beside where it goes
+  // (renamed there with the other outputs once all are ready), or in memory
+  // for the standard output.
+  llvm::SmallVector<char, 0> contents;
+  SmallString<256> producedPath;
+  if (outputPath != "-") {
+    if (std::error_code ec = llvm::sys::fs::createUniqueFile(
+            outputPath + ".tmp-%%%%%%", producedPath)) {
+      reportError("cannot write '" + outputPath + "': " + ec.message());
+      return kError;
+    }
+    llvm::sys::RemoveFileOnSignal(producedPath);
+  }
+  llvm::FileRemover removeProduced(producedPath, !producedPath.empty());
+  TimingScope rendering = rootTiming.nest("produce the output");
+  llvm::Error rendered =
+      producedPath.empty()
+          ? renderOutput(module, *output, *options, contents,
+                         /*function=*/std::nullopt,
+                         timing ? &rendering : nullptr, /*consumeModule=*/true)
+          : renderOutputFile(module, *output, *options, producedPath,
+                             /*function=*/std::nullopt,
+                             timing ? &rendering : nullptr,
+                             /*consumeModule=*/true);
+  if (rendered) {
+    reportError(std::move(rendered));
+    return kError;
+  }
+  rendering.stop();
 
   SmallVector<PendingOutput> pending;
-  pending.push_back({outputPath, [&](raw_ostream &os) {
-                       os.write(contents.data(), contents.size());
-                       return llvm::Error::success();
-                     }});
+  if (producedPath.empty())
+    pending.push_back({outputPath, [&](raw_ostream &os) {
+                         os.write(contents.data(), contents.size());
+                         return llvm::Error::success();
+                       }});
+  else
+    pending.push_back({outputPath, nullptr, producedPath.str().str()});
   bool gpu = runsOnGPU(*options);
   std::string targetDescription =
       (getTargetKindName(options->target) + " (" +

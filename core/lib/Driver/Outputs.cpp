@@ -11,6 +11,9 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Target/TargetMachine.h"
 
@@ -115,24 +118,159 @@ static std::string listFunctions(ModuleOp module) {
   return names.empty() ? "none" : names;
 }
 
+/// Looks `function` up in `module` for the outputs of one function: an
+/// error naming the functions there when it is not one.
+static llvm::Error checkFunction(ModuleOp module, const OutputKind &kind,
+                                 std::optional<StringRef> function) {
+  if (!function || kind.kind == OutputKind::DeviceCode)
+    return llvm::Error::success();
+  Operation *symbol = SymbolTable::lookupSymbolIn(module, *function);
+  if (symbol && isa<FunctionOpInterface>(symbol))
+    return llvm::Error::success();
+  return makeError("no function @" + *function + " in the IR after " +
+                   getStageInfo(kind.stage).id + " (it has " +
+                   listFunctions(module) + ")");
+}
+
+/// Writes `bytes` into the file `path`.
+static llvm::Error writeFile(StringRef path, ArrayRef<char> bytes) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+  if (!ec) {
+    os.write(bytes.data(), bytes.size());
+    os.close();
+    ec = os.error();
+  }
+  if (ec)
+    return llvm::createStringError(ec, "cannot write '" + path +
+                                           "': " + ec.message());
+  return llvm::Error::success();
+}
+
+/// Whether `kind` is host code the linker makes or may make: an object
+/// (one, or parts linked into one) or a shared library.
+static bool isLinkedHostCode(const OutputKind &kind) {
+  return kind.kind == OutputKind::Object ||
+         kind.kind == OutputKind::SharedLibrary;
+}
+
+/// Whether the host code of `function` keeps the LLVM function `name`: the
+/// function, the parallel regions outlined from it (named
+/// `<function>.parallel<n>`, or `<function>..omp_par...` by OpenMP) and the
+/// helpers they call (`__pb_...`: the work claims, the thread pool).
+static bool isKeptWith(StringRef function, StringRef name) {
+  return name == function ||
+         (name.starts_with(function) &&
+          name.drop_front(function.size()).starts_with(".")) ||
+         name.starts_with("__pb_");
+}
+
+/// Empties `module` and releases the storage of its constants (host code
+/// made from its LLVM IR alone).
+static void releaseModule(ModuleOp module) {
+  module.getBody()->clear();
+  releaseUnreferencedResources(module);
+}
+
+/// Host code (`kind` an object or a shared library) into the file `path`.
+/// Every object is written straight into a file (the parts of a program
+/// compiled on several threads into temporary ones) and the linker writes
+/// `path` itself: a network's weights, most of its object, are written
+/// once by code generation and once by the linker.
+static llvm::Error renderLinkedHostCode(ModuleOp module, const OutputKind &kind,
+                                        const PipelineOptions &options,
+                                        StringRef path,
+                                        std::optional<StringRef> function,
+                                        TimingScope *timing,
+                                        bool consumeModule) {
+  auto tm = createCPUTargetMachine(options.getCPUTarget());
+  if (!tm)
+    return tm.takeError();
+  auto release = [&] { releaseModule(module); };
+  llvm::function_ref<void()> translated =
+      consumeModule ? llvm::function_ref<void()>(release) : nullptr;
+  bool shared = kind.kind == OutputKind::SharedLibrary;
+  // The objects' temporary files, removed when done.
+  std::vector<std::string> objects;
+  std::vector<std::unique_ptr<llvm::FileRemover>> removers;
+  auto files = [&](unsigned count) -> llvm::Expected<std::vector<std::string>> {
+    // One object is the output itself.
+    if (count == 1 && !shared) {
+      objects = {path.str()};
+      return objects;
+    }
+    for (unsigned i = 0; i < count; ++i) {
+      SmallString<128> object;
+      if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+              "polyblocks-kernel", "o", object))
+        return llvm::createStringError(ec, "cannot create a temporary file: " +
+                                               ec.message());
+      removers.push_back(std::make_unique<llvm::FileRemover>(object));
+      objects.push_back(object.str().str());
+    }
+    return objects;
+  };
+  if (function) {
+    auto keep = [&](StringRef name) { return isKeptWith(*function, name); };
+    llvm::SmallVector<char, 0> object;
+    if (llvm::Error err = emitCode(module, **tm, CodeKind::Object, object, keep,
+                                   timing, translated))
+      return err;
+    llvm::Expected<std::vector<std::string>> paths = files(1);
+    if (!paths)
+      return paths.takeError();
+    if (llvm::Error err = writeFile(paths->front(), object))
+      return err;
+  } else {
+    // A large program in parts, on several threads.
+    CodegenSplit split = chooseCodegenSplit(options.codegenThreads);
+    if (llvm::Error err =
+            emitObjects(module, **tm, split.parts, split.minInstructions, files,
+                        timing, translated))
+      return err;
+  }
+  if (!shared) {
+    if (objects.size() == 1)
+      return llvm::Error::success();
+    TimingScope linking = nestTiming(timing, "link the parts (ld -r)");
+    return linkRelocatableObject(objects, path);
+  }
+  bool gpu = isGPUTarget(options.target) && !options.emulateGPU;
+  SharedLibraryOptions link;
+  link.openmp = options.parallelize && !gpu;
+  link.gpuRuntime = gpu;
+  TimingScope linking = nestTiming(timing, "link the shared library");
+  return linkSharedLibrary(objects, link, path);
+}
+
+llvm::Error renderOutputFile(ModuleOp module, const OutputKind &kind,
+                             const PipelineOptions &options, StringRef path,
+                             std::optional<StringRef> function,
+                             TimingScope *timing, bool consumeModule) {
+  if (llvm::Error err = checkFunction(module, kind, function))
+    return err;
+  if (isLinkedHostCode(kind))
+    return renderLinkedHostCode(module, kind, options, path, function, timing,
+                                consumeModule);
+  llvm::SmallVector<char, 0> bytes;
+  if (llvm::Error err = renderOutput(module, kind, options, bytes, function,
+                                     timing, consumeModule))
+    return err;
+  return writeFile(path, bytes);
+}
+
 llvm::Error renderOutput(ModuleOp module, const OutputKind &kind,
                          const PipelineOptions &options,
                          SmallVectorImpl<char> &out,
                          std::optional<StringRef> function, TimingScope *timing,
                          bool consumeModule) {
-  Operation *symbol = nullptr;
-  if (function && kind.kind != OutputKind::DeviceCode) {
-    symbol = SymbolTable::lookupSymbolIn(module, *function);
-    if (!symbol || !isa<FunctionOpInterface>(symbol))
-      return makeError("no function @" + *function + " in the IR after " +
-                       getStageInfo(kind.stage).id + " (it has " +
-                       listFunctions(module) + ")");
-  }
+  if (llvm::Error err = checkFunction(module, kind, function))
+    return err;
   switch (kind.kind) {
   case OutputKind::StageIR: {
     llvm::raw_svector_ostream os(out);
-    if (symbol)
-      symbol->print(os);
+    if (function)
+      SymbolTable::lookupSymbolIn(module, *function)->print(os);
     else
       module.print(os);
     if (out.empty() || out.back() != '\n')
@@ -151,68 +289,44 @@ llvm::Error renderOutput(ModuleOp module, const OutputKind &kind,
     out.assign(bytes.begin(), bytes.end());
     return llvm::Error::success();
   }
+  case OutputKind::Object:
+  case OutputKind::SharedLibrary: {
+    // Linked by a linker, which writes files: through a temporary one.
+    SmallString<128> path;
+    if (std::error_code ec =
+            llvm::sys::fs::createTemporaryFile("polyblocks-output", "", path))
+      return llvm::createStringError(ec, "cannot create a temporary file: " +
+                                             ec.message());
+    llvm::FileRemover remover(path);
+    if (llvm::Error err = renderLinkedHostCode(module, kind, options, path,
+                                               function, timing, consumeModule))
+      return err;
+    auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                              /*RequiresNullTerminator=*/false);
+    if (!buffer)
+      return llvm::createStringError(buffer.getError(),
+                                     "cannot read '" + path +
+                                         "': " + buffer.getError().message());
+    StringRef bytes = (*buffer)->getBuffer();
+    out.assign(bytes.begin(), bytes.end());
+    return llvm::Error::success();
+  }
   case OutputKind::LLVMIR:
   case OutputKind::Assembly:
-  case OutputKind::Object:
-  case OutputKind::SharedLibrary:
     break;
   }
   auto tm = createCPUTargetMachine(options.getCPUTarget());
   if (!tm)
     return tm.takeError();
-  // The function, the parallel regions outlined from it (named
-  // `<function>.parallel<n>`, or `<function>..omp_par...` by OpenMP) and the
-  // helpers they call (`__pb_...`: the work claims, the thread pool).
-  std::string prefix = function ? function->str() + "." : "";
-  auto keep = [&](StringRef name) {
-    return name == *function || name.starts_with(prefix) ||
-           name.starts_with("__pb_");
-  };
-  CodeKind code = kind.kind == OutputKind::LLVMIR     ? CodeKind::LLVMIR
-                  : kind.kind == OutputKind::Assembly ? CodeKind::Assembly
-                                                      : CodeKind::Object;
-  auto release = [&] {
-    module.getBody()->clear();
-    releaseUnreferencedResources(module);
-  };
+  auto keep = [&](StringRef name) { return isKeptWith(*function, name); };
+  auto release = [&] { releaseModule(module); };
   llvm::function_ref<void()> translated =
       consumeModule ? llvm::function_ref<void()>(release) : nullptr;
-  std::vector<llvm::SmallVector<char, 0>> objects;
-  if (code == CodeKind::Object && !function) {
-    // A large program in parts, on several threads.
-    CodegenSplit split = chooseCodegenSplit(options.codegenThreads);
-    if (llvm::Error err =
-            emitObjects(module, **tm, split.parts, split.minInstructions,
-                        objects, timing, translated))
-      return err;
-  } else {
-    objects.emplace_back();
-    if (llvm::Error err = emitCode(
-            module, **tm, code, objects.front(),
-            function ? llvm::function_ref<bool(StringRef)>(keep) : nullptr,
-            timing, translated))
-      return err;
-  }
-  if (objects.size() == 1 && kind.kind != OutputKind::SharedLibrary) {
-    out = std::move(objects.front());
-    return llvm::Error::success();
-  }
-  // The objects are freed once the linker has them in files.
-  SmallVector<ArrayRef<char>> parts(objects.begin(), objects.end());
-  auto written = [&] {
-    objects.clear();
-    objects.shrink_to_fit();
-  };
-  if (kind.kind != OutputKind::SharedLibrary) {
-    TimingScope linking = nestTiming(timing, "link the parts (ld -r)");
-    return linkRelocatableObject(parts, out, written);
-  }
-  bool gpu = isGPUTarget(options.target) && !options.emulateGPU;
-  SharedLibraryOptions link;
-  link.openmp = options.parallelize && !gpu;
-  link.gpuRuntime = gpu;
-  TimingScope linking = nestTiming(timing, "link the shared library");
-  return linkSharedLibrary(parts, link, out, written);
+  return emitCode(
+      module, **tm,
+      kind.kind == OutputKind::LLVMIR ? CodeKind::LLVMIR : CodeKind::Assembly,
+      out, function ? llvm::function_ref<bool(StringRef)>(keep) : nullptr,
+      timing, translated);
 }
 
 /// `name` with the characters that are not safe in file names as '_'.

@@ -14,9 +14,11 @@
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
@@ -269,18 +271,6 @@ llvm::Error emitMachineCode(llvm::Module &module, llvm::TargetMachine &tm,
   return llvm::Error::success();
 }
 
-/// -O3 on `module`, then its object into `out`, each step timed in `timing`.
-static llvm::Error optimizeAndEmitObject(llvm::Module &module,
-                                         llvm::TargetMachine &tm,
-                                         llvm::SmallVectorImpl<char> &out,
-                                         TimingScope *timing) {
-  TimingScope optimizing = nestTiming(timing, "optimize LLVM IR (-O3)");
-  optimizeLLVMModule(module, tm);
-  optimizing.stop();
-  TimingScope emitting = nestTiming(timing, "generate machine code");
-  return emitMachineCode(module, tm, llvm::CodeGenFileType::ObjectFile, out);
-}
-
 llvm::Error emitCode(ModuleOp module, llvm::TargetMachine &tm, CodeKind kind,
                      llvm::SmallVectorImpl<char> &out,
                      llvm::function_ref<bool(StringRef)> keepFunction,
@@ -314,25 +304,46 @@ llvm::Error emitCode(ModuleOp module, llvm::TargetMachine &tm, CodeKind kind,
   llvm_unreachable("unknown code kind");
 }
 
+/// Emits `module`'s object into the file `path`.
+static llvm::Error emitObjectFile(llvm::Module &module, llvm::TargetMachine &tm,
+                                  llvm::StringRef path) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return llvm::createStringError(ec, "cannot write '" + path +
+                                           "': " + ec.message());
+  llvm::legacy::PassManager pm;
+  if (tm.addPassesToEmitFile(pm, os, nullptr,
+                             llvm::CodeGenFileType::ObjectFile))
+    return llvm::createStringError("the target cannot emit objects");
+  pm.run(module);
+  os.close();
+  if (os.has_error())
+    return llvm::createStringError(
+        os.error(), "cannot write '" + path + "': " + os.error().message());
+  return llvm::Error::success();
+}
+
 /// -O3 and code generation of one part, with `tm` (its own), in a context
 /// of its own: the thread that calls it owns everything it touches.
 static llvm::Error compilePart(llvm::ArrayRef<char> bitcode,
-                               llvm::TargetMachine &tm,
-                               llvm::SmallVectorImpl<char> &object) {
+                               llvm::TargetMachine &tm, llvm::StringRef path) {
   llvm::LLVMContext context;
   auto part = llvm::parseBitcodeFile(
       llvm::MemoryBufferRef(StringRef(bitcode.data(), bitcode.size()), "part"),
       context);
   if (!part)
     return part.takeError();
-  return optimizeAndEmitObject(**part, tm, object, /*timing=*/nullptr);
+  optimizeLLVMModule(**part, tm);
+  return emitObjectFile(**part, tm, path);
 }
 
-llvm::Error emitObjects(ModuleOp module, llvm::TargetMachine &tm,
-                        unsigned threads, uint64_t minSplitInstructions,
-                        std::vector<llvm::SmallVector<char, 0>> &objects,
-                        TimingScope *timing,
-                        llvm::function_ref<void()> translated) {
+llvm::Error emitObjects(
+    ModuleOp module, llvm::TargetMachine &tm, unsigned threads,
+    uint64_t minSplitInstructions,
+    llvm::function_ref<llvm::Expected<std::vector<std::string>>(unsigned)>
+        files,
+    TimingScope *timing, llvm::function_ref<void()> translated) {
   llvm::LLVMContext llvmContext;
   auto llvmModule =
       translateForTarget(module, llvmContext, tm, timing, translated);
@@ -343,9 +354,17 @@ llvm::Error emitObjects(ModuleOp module, llvm::TargetMachine &tm,
     TimingScope splitting = nestTiming(timing, "split into parts");
     parts = splitModule(**llvmModule, threads, minSplitInstructions);
   }
-  objects.assign(parts.size() + 1, {});
-  if (parts.empty())
-    return optimizeAndEmitObject(**llvmModule, tm, objects[0], timing);
+  llvm::Expected<std::vector<std::string>> paths = files(parts.size() + 1);
+  if (!paths)
+    return paths.takeError();
+  assert(paths->size() == parts.size() + 1 && "a file per object");
+  if (parts.empty()) {
+    TimingScope optimizing = nestTiming(timing, "optimize LLVM IR (-O3)");
+    optimizeLLVMModule(**llvmModule, tm);
+    optimizing.stop();
+    TimingScope emitting = nestTiming(timing, "generate machine code");
+    return emitObjectFile(**llvmModule, tm, paths->front());
+  }
   TimingScope compiling = nestTiming(
       timing, "optimize LLVM IR (-O3) and generate machine code, " +
                   std::to_string(parts.size() + 1) + " parts in parallel");
@@ -367,11 +386,11 @@ llvm::Error emitObjects(ModuleOp module, llvm::TargetMachine &tm,
   for (size_t i = 0; i < parts.size(); ++i)
     workers.emplace_back([&, i] {
       if (llvm::Error error =
-              compilePart(parts[i], *machines[i], objects[i + 1]))
+              compilePart(parts[i], *machines[i], (*paths)[i + 1]))
         failures[i] = llvm::toString(std::move(error));
     });
-  llvm::Error error =
-      optimizeAndEmitObject(**llvmModule, tm, objects[0], /*timing=*/nullptr);
+  optimizeLLVMModule(**llvmModule, tm);
+  llvm::Error error = emitObjectFile(**llvmModule, tm, paths->front());
   for (std::thread &worker : workers)
     worker.join();
   for (const std::string &failure : failures)

@@ -83,6 +83,18 @@ llvm::Error renderOutput(mlir::ModuleOp module, const OutputKind &kind,
                          mlir::TimingScope *timing = nullptr,
                          bool consumeModule = false);
 
+/// renderOutput's output written into the file `path`. An object or a
+/// shared library is linked straight into it (a network's weights, most of
+/// its object, are not copied through memory): `path` is best a temporary
+/// file beside where the output goes, renamed there once everything is
+/// written.
+llvm::Error renderOutputFile(mlir::ModuleOp module, const OutputKind &kind,
+                             const PipelineOptions &options,
+                             llvm::StringRef path,
+                             std::optional<llvm::StringRef> function = {},
+                             mlir::TimingScope *timing = nullptr,
+                             bool consumeModule = false);
+
 /// The name of the file holding `kind` for the program `sourcePath`:
 /// "mlp.3.optimize.mlir" for S3's IR (the stage's number and name),
 /// "mlp.ll", "mlp.o", "mlp.ptx"; with `function`, "mlp.f.3.optimize.mlir".

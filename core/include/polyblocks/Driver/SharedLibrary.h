@@ -12,8 +12,6 @@
 #define POLYBLOCKS_DRIVER_SHAREDLIBRARY_H
 
 #include "llvm/ADT/ArrayRef.h"
-#include "llvm/ADT/STLFunctionalExtras.h"
-#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -39,21 +37,17 @@ std::string getRuntimeLibraryDir();
 /// toolchain PolyBlocks was built with.
 llvm::StringRef getLinkerDriverPath();
 
-/// Links `objects` (the bytes of ELF relocatable objects) into a shared
-/// library whose bytes end in `library`; `written`, if given, is called once
-/// the objects are in temporary files (a caller done with them frees them
-/// there). Fails with the linker's output when it fails.
-llvm::Error linkSharedLibrary(llvm::ArrayRef<llvm::ArrayRef<char>> objects,
+/// Links the ELF relocatable objects in the files `objects` into a shared
+/// library written to `output`. Fails with the linker's output when it fails.
+llvm::Error linkSharedLibrary(llvm::ArrayRef<std::string> objects,
                               const SharedLibraryOptions &options,
-                              llvm::SmallVectorImpl<char> &library,
-                              llvm::function_ref<void()> written = nullptr);
+                              llvm::StringRef output);
 
-/// Links `objects` into one relocatable object (ld -r) whose bytes end in
-/// `object`: the parts of a program compiled on several threads as the one
-/// object of the program. `written` is linkSharedLibrary's.
-llvm::Error linkRelocatableObject(llvm::ArrayRef<llvm::ArrayRef<char>> objects,
-                                  llvm::SmallVectorImpl<char> &object,
-                                  llvm::function_ref<void()> written = nullptr);
+/// Links the objects in the files `objects` into one relocatable object
+/// (ld -r) written to `output`: the parts of a program compiled on several
+/// threads as the one object of the program.
+llvm::Error linkRelocatableObject(llvm::ArrayRef<std::string> objects,
+                                  llvm::StringRef output);
 
 } // namespace polyblocks
 

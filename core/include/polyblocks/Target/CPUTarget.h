@@ -103,15 +103,19 @@ std::vector<llvm::SmallVector<char, 0>>
 splitModule(llvm::Module &module, unsigned parts, uint64_t minInstructions);
 
 /// Translates `module` (S5's output) for `tm` and writes it as relocatable
-/// objects into `objects`: one, or, when splitModule cuts it into parts
-/// for `threads` threads, one per part, each optimized at -O3 and compiled
-/// on a thread of its own; linked together (ld -r), they are the one
-/// object. `timing` and `translated` are translateAndOptimize's.
-llvm::Error emitObjects(mlir::ModuleOp module, llvm::TargetMachine &tm,
-                        unsigned threads, uint64_t minSplitInstructions,
-                        std::vector<llvm::SmallVector<char, 0>> &objects,
-                        mlir::TimingScope *timing = nullptr,
-                        llvm::function_ref<void()> translated = nullptr);
+/// objects: one, or, when splitModule cuts it into parts for `threads`
+/// threads, one per part, each optimized at -O3 and compiled on a thread of
+/// its own; linked together (ld -r), they are the one object. Each object
+/// is written straight into a file: `files(n)`, called once, before any is
+/// written, names the n files. `timing` and `translated` are
+/// translateAndOptimize's.
+llvm::Error emitObjects(
+    mlir::ModuleOp module, llvm::TargetMachine &tm, unsigned threads,
+    uint64_t minSplitInstructions,
+    llvm::function_ref<llvm::Expected<std::vector<std::string>>(unsigned)>
+        files,
+    mlir::TimingScope *timing = nullptr,
+    llvm::function_ref<void()> translated = nullptr);
 
 } // namespace polyblocks
 
