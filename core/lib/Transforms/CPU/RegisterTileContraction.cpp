@@ -636,7 +636,11 @@ Value TiledNestBuilder::getConstantPanels() {
   // pack[batch..., jt / NR, position, lane] = Y[batch..., j = jt + lane,
   // k...], position the row-major index of k... (createPackMaps).
   int64_t numElements = init.getNumElements();
-  std::vector<char> packed(numBatches * plan.n * plan.kTotal * *elementBytes);
+  // Every byte is written below: no zeroing first (a network's packed
+  // weights are up to hundreds of MB).
+  SmallVector<char, 0> packed;
+  packed.resize_for_overwrite(numBatches * plan.n * plan.kTotal *
+                              *elementBytes);
   SmallVector<int64_t> k(plan.kTrips.size(), 0);
   SmallVector<int64_t> batchIndex(batchTrips.size(), 0);
   int64_t position = 0;
@@ -655,13 +659,22 @@ Value TiledNestBuilder::getConstantPanels() {
         int64_t offset = batchBase + jt * jCoef;
         for (auto [index, coef] : llvm::zip(k, kCoefs))
           offset += index * coef;
-        for (int64_t lane = 0; lane < plan.nr; ++lane) {
-          int64_t element = offset + lane * jCoef;
-          if (element < 0 || element >= numElements)
-            return nullptr;
-          std::memcpy(out, bytes->data() + element * *elementBytes,
-                      *elementBytes);
-          out += *elementBytes;
+        int64_t lastLane = offset + (plan.nr - 1) * jCoef;
+        if (std::min(offset, lastLane) < 0 ||
+            std::max(offset, lastLane) >= numElements)
+          return nullptr;
+        // The lanes of a panel row: one copy when they are contiguous in Y.
+        if (jCoef == 1) {
+          std::memcpy(out, bytes->data() + offset * *elementBytes,
+                      plan.nr * *elementBytes);
+          out += plan.nr * *elementBytes;
+        } else {
+          for (int64_t lane = 0; lane < plan.nr; ++lane) {
+            std::memcpy(out,
+                        bytes->data() + (offset + lane * jCoef) * *elementBytes,
+                        *elementBytes);
+            out += *elementBytes;
+          }
         }
         for (int64_t d = int64_t(k.size()) - 1; d >= 0; --d) {
           if (++k[d] < plan.kTrips[d])

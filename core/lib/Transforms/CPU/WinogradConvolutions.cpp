@@ -132,7 +132,7 @@ static std::optional<WinogradConv> matchConv(linalg::Conv2DNhwcHwcfOp conv,
 /// U[xi * alpha + nu, c, f] = sum over kh, kw of G[xi, kh] G[nu, kw]
 /// w[kh, kw, c, f], computed in double and rounded once, as the bytes of
 /// f32 elements; none when the filter's data is not at hand.
-static std::optional<std::vector<char>>
+static std::optional<SmallVector<char, 0>>
 transformFilter(ElementsAttr init, const WinogradConv &wc,
                 const polyblocks::WinogradMatrices &wm) {
   std::optional<ArrayRef<char>> bytes = polyblocks::getConstantBytes(init, 4);
@@ -153,7 +153,9 @@ transformFilter(ElementsAttr init, const WinogradConv &wc,
           for (int64_t e = 0; e < cf; ++e)
             out[e] += g * in[e];
         }
-  std::vector<char> u(alpha * alpha * cf * sizeof(float));
+  // Every element is written below: no zeroing first.
+  SmallVector<char, 0> u;
+  u.resize_for_overwrite(alpha * alpha * cf * sizeof(float));
   std::vector<double> acc(cf);
   for (unsigned xi = 0; xi < alpha; ++xi)
     for (unsigned nu = 0; nu < alpha; ++nu) {
@@ -352,7 +354,7 @@ struct WinogradConvolutionsPass
     memref::GlobalOp uGlobal;
     if (wc.filter) {
       auto init = dyn_cast<ElementsAttr>(*wc.filter.getInitialValue());
-      std::optional<std::vector<char>> uBytes =
+      std::optional<SmallVector<char, 0>> uBytes =
           init ? transformFilter(init, wc, wm) : std::nullopt;
       if (!uBytes) {
         LLVM_DEBUG(llvm::dbgs()
