@@ -46,7 +46,7 @@ for item in json.load(open(sys.argv[1]))["install"]:
 fi
 # Prints nothing when every requirement is satisfied already.
 "$venv/bin/pip" install -q -r python/test-requirements.txt
-rm -rf "$venv/pip-tmp"
 if [ -f "$build/python/pyproject.toml" ]; then
-  "$venv/bin/pip" install -q --disable-pip-version-check --no-deps -e "$build/python" >/dev/null
+  "$venv/bin/pip" install -q --no-deps -e "$build/python" >/dev/null
 fi
+rm -rf "$TMPDIR"

@@ -134,17 +134,10 @@ static llvm::Error checkFunction(ModuleOp module, const OutputKind &kind,
 
 /// Writes `bytes` into the file `path`.
 static llvm::Error writeFile(StringRef path, ArrayRef<char> bytes) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
-  if (!ec) {
+  return llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
     os.write(bytes.data(), bytes.size());
-    os.close();
-    ec = os.error();
-  }
-  if (ec)
-    return llvm::createStringError(ec, "cannot write '" + path +
-                                           "': " + ec.message());
-  return llvm::Error::success();
+    return llvm::Error::success();
+  });
 }
 
 /// Whether `kind` is host code the linker makes or may make: an object

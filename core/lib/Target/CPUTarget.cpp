@@ -262,8 +262,7 @@ translateAndOptimize(ModuleOp module, llvm::LLVMContext &llvmContext,
 
 llvm::Error emitMachineCode(llvm::Module &module, llvm::TargetMachine &tm,
                             llvm::CodeGenFileType fileType,
-                            llvm::SmallVectorImpl<char> &out) {
-  llvm::raw_svector_ostream os(out);
+                            llvm::raw_pwrite_stream &os) {
   llvm::legacy::PassManager pm;
   if (tm.addPassesToEmitFile(pm, os, nullptr, fileType))
     return llvm::createStringError("the target cannot emit this file type");
@@ -288,18 +287,17 @@ llvm::Error emitCode(ModuleOp module, llvm::TargetMachine &tm, CodeKind kind,
     for (llvm::Function &fn : **llvmModule)
       if (!fn.isDeclaration() && !keepFunction(fn.getName()))
         fn.deleteBody();
+  llvm::raw_svector_ostream os(out);
   switch (kind) {
-  case CodeKind::LLVMIR: {
-    llvm::raw_svector_ostream os(out);
+  case CodeKind::LLVMIR:
     (*llvmModule)->print(os, nullptr);
     return llvm::Error::success();
-  }
   case CodeKind::Assembly:
     return emitMachineCode(**llvmModule, tm,
-                           llvm::CodeGenFileType::AssemblyFile, out);
+                           llvm::CodeGenFileType::AssemblyFile, os);
   case CodeKind::Object:
     return emitMachineCode(**llvmModule, tm, llvm::CodeGenFileType::ObjectFile,
-                           out);
+                           os);
   }
   llvm_unreachable("unknown code kind");
 }
@@ -312,11 +310,9 @@ static llvm::Error emitObjectFile(llvm::Module &module, llvm::TargetMachine &tm,
   if (ec)
     return llvm::createStringError(ec, "cannot write '" + path +
                                            "': " + ec.message());
-  llvm::legacy::PassManager pm;
-  if (tm.addPassesToEmitFile(pm, os, nullptr,
-                             llvm::CodeGenFileType::ObjectFile))
-    return llvm::createStringError("the target cannot emit objects");
-  pm.run(module);
+  if (llvm::Error err =
+          emitMachineCode(module, tm, llvm::CodeGenFileType::ObjectFile, os))
+    return err;
   os.close();
   if (os.has_error())
     return llvm::createStringError(

@@ -16,6 +16,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/CodeGen.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <memory>
 #include <vector>
@@ -69,10 +70,11 @@ translateAndOptimize(mlir::ModuleOp module, llvm::LLVMContext &llvmContext,
                      mlir::TimingScope *timing = nullptr,
                      llvm::function_ref<void()> translated = nullptr);
 
-/// Emits `module` as assembly or as a relocatable object into `out`.
+/// Emits `module` as assembly or as a relocatable object into `os` (a
+/// buffer in memory or a file).
 llvm::Error emitMachineCode(llvm::Module &module, llvm::TargetMachine &tm,
                             llvm::CodeGenFileType fileType,
-                            llvm::SmallVectorImpl<char> &out);
+                            llvm::raw_pwrite_stream &os);
 
 /// What the LLVM-dialect module that S5 leaves is finally turned into.
 enum class CodeKind { LLVMIR, Assembly, Object };

@@ -626,6 +626,10 @@ Value TiledNestBuilder::getConstantPanels() {
       return nullptr;
     batchCoefs[batch - batchLoops.begin()] += coef;
   }
+  // The matcher takes panels contiguous along j (Contraction.cpp): a
+  // panel row's lanes are consecutive elements of Y.
+  if (jCoef != 1)
+    return nullptr;
   SmallVector<int64_t> batchTrips;
   int64_t numBatches = 1;
   for (AffineForOp loop : batchLoops) {
@@ -656,26 +660,14 @@ Value TiledNestBuilder::getConstantPanels() {
     }
     for (int64_t jt = 0; jt < plan.n; jt += plan.nr) {
       for (position = 0, llvm::fill(k, 0); position < plan.kTotal; ++position) {
-        int64_t offset = batchBase + jt * jCoef;
+        int64_t offset = batchBase + jt;
         for (auto [index, coef] : llvm::zip(k, kCoefs))
           offset += index * coef;
-        int64_t lastLane = offset + (plan.nr - 1) * jCoef;
-        if (std::min(offset, lastLane) < 0 ||
-            std::max(offset, lastLane) >= numElements)
+        if (offset < 0 || offset + plan.nr > numElements)
           return nullptr;
-        // The lanes of a panel row: one copy when they are contiguous in Y.
-        if (jCoef == 1) {
-          std::memcpy(out, bytes->data() + offset * *elementBytes,
-                      plan.nr * *elementBytes);
-          out += plan.nr * *elementBytes;
-        } else {
-          for (int64_t lane = 0; lane < plan.nr; ++lane) {
-            std::memcpy(out,
-                        bytes->data() + (offset + lane * jCoef) * *elementBytes,
-                        *elementBytes);
-            out += *elementBytes;
-          }
-        }
+        std::memcpy(out, bytes->data() + offset * *elementBytes,
+                    plan.nr * *elementBytes);
+        out += plan.nr * *elementBytes;
         for (int64_t d = int64_t(k.size()) - 1; d >= 0; --d) {
           if (++k[d] < plan.kTrips[d])
             break;
