@@ -120,10 +120,11 @@ static ProducerBuffers getProducerBuffers(AffineForOp producer) {
 }
 
 /// Matches `consumer` as an elementwise map of `result` that the tile
-/// stores of a producer writing `written` can compute.
-static std::optional<Epilogue>
-matchEpilogue(const llvm::SmallPtrSetImpl<Value> &written, Value result,
-              AffineForOp consumer) {
+/// stores of a producer accessing `buffers` can compute.
+static std::optional<Epilogue> matchEpilogue(const ProducerBuffers &buffers,
+                                             Value result,
+                                             AffineForOp consumer) {
+  const llvm::SmallPtrSetImpl<Value> &written = buffers.written;
   Epilogue e;
   getPerfectlyNestedLoops(e.band, consumer);
   auto resultType = cast<MemRefType>(result.getType());
@@ -167,14 +168,17 @@ matchEpilogue(const llvm::SmallPtrSetImpl<Value> &written, Value result,
   }
   if (!e.resultLoad || !e.store)
     return std::nullopt;
-  // D is another buffer, or C itself at the element read (in place).
+  // D is C itself at the element read (in place), or a buffer the
+  // producer does not touch: the tiles store D while the producer still
+  // runs, so D must not be one of its operands (the A of a matmul whose
+  // result overwrites it: later tiles would read the rows already stored).
   Value output = e.store.getMemRef();
   if (output == result) {
     if (e.store.getAffineMap() != e.resultLoad.getAffineMap() ||
         e.store.getMapOperands() != e.resultLoad.getMapOperands())
       return std::nullopt;
   } else if (Value outputBase = getBaseBuffer(output);
-             written.contains(outputBase) ||
+             buffers.touched.contains(outputBase) ||
              !polyblocks::isDistinctBuffer(outputBase) ||
              llvm::any_of(body->getOps<AffineLoadOp>(), [&](AffineLoadOp load) {
                return getBaseBuffer(load.getMemRef()) == outputBase;
@@ -445,8 +449,7 @@ struct FuseEpiloguesPass
     }
     if (!consumer)
       return {};
-    std::optional<Epilogue> e =
-        matchEpilogue(buffers.written, result, consumer);
+    std::optional<Epilogue> e = matchEpilogue(buffers, result, consumer);
     if (!e) {
       LLVM_DEBUG(llvm::dbgs() << "no epilogue: " << consumer << "\n");
       return {};
