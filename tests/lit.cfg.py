@@ -36,6 +36,22 @@ config.substitutions.append(
     ("%lsp-client", sys.executable + " " +
      os.path.join(config.test_source_root, "lsp", "lsp-client.py")))
 
+# Tests that run code built for x86-64-v4 (AVX-512) need a host that has it;
+# elsewhere they check the compiled code only.
+def host_cpu_flags():
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+if {"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"} <= host_cpu_flags():
+    config.available_features.add("host-x86-64-v4")
+
 # The examples' kernels are in the build tree's compile database.
 if config.pb_build_examples.upper() in ("ON", "1", "YES", "TRUE"):
     config.available_features.add("examples")

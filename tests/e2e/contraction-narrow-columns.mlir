@@ -1,6 +1,6 @@
 // RUN: %pbtool crosscheck %s | FileCheck %s
 // RUN: %pbtool crosscheck %s --cpu=x86-64-v3 | FileCheck %s
-// RUN: %pbtool crosscheck %s --cpu=x86-64-v4 --threads=2 --l2-cache-kib=64 | FileCheck %s
+// RUN: %if host-x86-64-v4 %{ %pbtool crosscheck %s --cpu=x86-64-v4 --threads=2 --l2-cache-kib=64 | FileCheck %s %}
 // RUN: %pbtool compile %s --compile-to=s3 -o - | FileCheck %s --check-prefix=S3
 // RUN: %pbtool compile %s --cpu=x86-64-v4 --threads=2 --l2-cache-kib=64 --compile-to=s3 -o - | FileCheck %s --check-prefix=AVX512
 // CHECK: PASS @matmul_n40

@@ -1,5 +1,5 @@
 // RUN: %pbtool crosscheck %s | FileCheck %s
-// RUN: %pbtool compile %s --compile-to=s4 -o - | FileCheck %s --check-prefix=S4
+// RUN: %pbtool compile %s --compile-to=s4 --cpu=x86-64-v4 --threads=2 --l1-cache-kib=32 --l2-cache-kib=1024 --l3-cache-kib=32768 -o - | FileCheck %s --check-prefix=S4
 // CHECK: PASS @matmul_then_small_then_large
 // Covers: pb-merge-parallel-regions against the reference lowering: the
 // matmul's fill, its k-block loop (run by every thread, its register tiles

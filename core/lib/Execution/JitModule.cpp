@@ -23,6 +23,8 @@ JitModule::create(ModuleOp llvmDialectModule, const PipelineOptions &options) {
   auto tm = createCPUTargetMachine(options.getCPUTarget());
   if (!tm)
     return tm.takeError();
+  if (llvm::Error error = checkRunsOnHost(**tm))
+    return std::move(error);
   llvm::TargetMachine *machine = tm->get();
   auto optimize = [machine](llvm::Module *module) {
     optimizeLLVMModule(*module, *machine);

@@ -89,6 +89,42 @@ createCPUTargetMachine(const CPUTargetSpec &options) {
   return tm;
 }
 
+llvm::Error checkRunsOnHost(const llvm::TargetMachine &tm) {
+  if (tm.getTargetTriple().getArch() !=
+      llvm::Triple(llvm::sys::getProcessTriple()).getArch())
+    return llvm::createStringError("code for " + tm.getTargetTriple().str() +
+                                   " cannot run on this host (" +
+                                   llvm::sys::getProcessTriple() + ")");
+  const llvm::MCSubtargetInfo *subtarget = tm.getMCSubtargetInfo();
+  const llvm::FeatureBitset &enabled = subtarget->getFeatureBits();
+  // The host's instruction sets, as LLVM names them. Only the vector ones
+  // count: they are what generated kernels use; a CPU name also implies
+  // system instructions that a virtual machine may hide (mwaitx) and that
+  // no kernel is compiled to.
+  llvm::StringMap<bool> host = llvm::sys::getHostCPUFeatures();
+  auto isVectorISA = [](StringRef name) {
+    return name.starts_with("sse") || name.starts_with("avx") ||
+           name.starts_with("fma") || name == "f16c" || name.starts_with("amx");
+  };
+  std::string missing;
+  for (const llvm::SubtargetFeatureKV &feature :
+       subtarget->getAllProcessorFeatures()) {
+    auto it = host.find(feature.Key);
+    if (it == host.end() || it->second || !isVectorISA(feature.Key) ||
+        !enabled.test(feature.Value))
+      continue;
+    if (!missing.empty())
+      missing += ", ";
+    missing += feature.Key;
+  }
+  if (missing.empty())
+    return llvm::Error::success();
+  return llvm::createStringError(
+      "code for CPU '" + tm.getTargetCPU().str() +
+      "' cannot run on this host, which lacks " + missing +
+      " (compile it with 'pbtool compile', or choose --cpu=host)");
+}
+
 /// The text of a sysfs attribute without its padding: sysfs reports a size
 /// of a page, so the read may end in NULs after the newline.
 static std::string readSysfsText(const llvm::Twine &path) {
