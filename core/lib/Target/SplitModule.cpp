@@ -8,15 +8,18 @@
 //      region, tens to thousands of instructions) becomes a function of its
 //      own (LLVM's CodeExtractor), never inlined back, called where the loop
 //      was.
-//   2. The loops are dealt out to the parts, largest first, each to the part
+//   2. Loops equal but for the global variables they read (layers of one
+//      shape, each with its own weights) become one function, the globals
+//      its parameters, called from each site: compiled once.
+//   3. The loops are dealt out to the parts, largest first, each to the part
 //      with the fewest instructions so far; part 0 keeps everything else
 //      (the entry points, the regions' remaining code, the thread pool, the
 //      weights).
-//   3. What a moved loop refers to and was local to the module (weights,
+//   4. What a moved loop refers to and was local to the module (weights,
 //      the work-claim functions) is made external and hidden under a name
 //      unique to the module's entry points, as are the moved loops, so that
 //      the parts' objects link to each other and to nothing else.
-//   4. Parts 1.. are cloned (definitions of their loops, declarations of
+//   5. Parts 1.. are cloned (definitions of their loops, declarations of
 //      what they use) and written as bitcode, to be read into a context of
 //      their own on another thread; part 0 keeps its definitions and
 //      declares the moved loops.
@@ -26,21 +29,27 @@
 #include "polyblocks/Target/CPUTarget.h"
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/ReplaceConstant.h"
+#include "llvm/IR/StructuralHash.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/CodeExtractor.h"
+#include "llvm/Transforms/Utils/FunctionComparator.h"
 #include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
 #include <algorithm>
+#include <functional>
 
 using namespace llvm;
 
@@ -100,26 +109,140 @@ void outlineLoops(Function &fn, SmallVectorImpl<Function *> &outlined) {
   }
 }
 
-/// The global values `fn` refers to, through constant expressions too.
-void collectReferences(Function &fn, DenseSet<GlobalValue *> &references) {
-  SmallVector<const Constant *> worklist;
+/// The global values `fn` refers to, through constant expressions too, in
+/// the order of their first use.
+SmallVector<GlobalValue *> getReferencedGlobals(Function &fn) {
+  SmallVector<GlobalValue *> globals;
   DenseSet<const Constant *> seen;
+  std::function<void(Constant *)> visit = [&](Constant *constant) {
+    if (!seen.insert(constant).second)
+      return;
+    if (auto *global = dyn_cast<GlobalValue>(constant)) {
+      globals.push_back(global);
+      return;
+    }
+    for (Use &use : constant->operands())
+      if (auto *inner = dyn_cast<Constant>(use.get()))
+        visit(inner);
+  };
   for (Instruction &inst : instructions(fn))
     for (Value *operand : inst.operands())
       if (auto *constant = dyn_cast<Constant>(operand))
-        if (seen.insert(constant).second)
-          worklist.push_back(constant);
-  while (!worklist.empty()) {
-    const Constant *constant = worklist.pop_back_val();
-    if (auto *global = dyn_cast<GlobalValue>(constant)) {
-      references.insert(const_cast<GlobalValue *>(global));
-      continue;
+        visit(constant);
+  return globals;
+}
+
+/// Rewrites `fn`, an outlined nest with one call, to take the global
+/// variables it refers to as trailing parameters, passed by its caller:
+/// nests of layers alike but for their weights then become equal
+/// functions. A parameter keeps what the global told LLVM: its alignment,
+/// its size as dereferenceable bytes, and, for a constant, that nothing
+/// writes it (readonly, noalias). Returns the new function (`fn` itself
+/// when it refers to no global variable or has other uses).
+Function *parameterizeGlobals(Function &fn) {
+  if (!fn.hasOneUse())
+    return &fn;
+  auto *call = dyn_cast<CallInst>(fn.user_back());
+  if (!call || call->getCalledFunction() != &fn)
+    return &fn;
+  SmallVector<GlobalVariable *> globals;
+  for (GlobalValue *global : getReferencedGlobals(fn))
+    if (auto *variable = dyn_cast<GlobalVariable>(global))
+      globals.push_back(variable);
+  if (globals.empty())
+    return &fn;
+  SmallVector<Constant *> constants(globals.begin(), globals.end());
+  convertUsersOfConstantsToInstructions(constants, &fn);
+
+  const DataLayout &layout = fn.getDataLayout();
+  SmallVector<Type *> params(fn.getFunctionType()->params());
+  for (GlobalVariable *global : globals)
+    params.push_back(global->getType());
+  auto *type =
+      FunctionType::get(fn.getReturnType(), params, /*isVarArg=*/false);
+  Function *nest = Function::Create(type, fn.getLinkage(), fn.getAddressSpace(),
+                                    "", fn.getParent());
+  nest->copyAttributesFrom(&fn);
+  nest->takeName(&fn);
+  LLVMContext &context = fn.getContext();
+  AttributeList attributes = fn.getAttributes();
+  for (auto [i, global] : llvm::enumerate(globals)) {
+    unsigned index = fn.arg_size() + i;
+    AttrBuilder builder(context);
+    builder.addAttribute(Attribute::NonNull);
+    builder.addAlignmentAttr(global->getPointerAlignment(layout));
+    if (global->getValueType()->isSized())
+      builder.addDereferenceableAttr(
+          layout.getTypeAllocSize(global->getValueType()).getFixedValue());
+    if (global->isConstant()) {
+      builder.addAttribute(Attribute::NoAlias);
+      builder.addAttribute(Attribute::ReadOnly);
     }
-    for (const Use &use : constant->operands())
-      if (auto *inner = dyn_cast<Constant>(use.get()))
-        if (seen.insert(inner).second)
-          worklist.push_back(inner);
+    attributes = attributes.addParamAttributes(context, index, builder);
   }
+  nest->setAttributes(attributes);
+
+  nest->splice(nest->end(), &fn);
+  for (auto [from, to] : llvm::zip(fn.args(), nest->args())) {
+    from.replaceAllUsesWith(&to);
+    to.takeName(&from);
+  }
+  for (auto [i, global] : llvm::enumerate(globals)) {
+    Argument *arg = nest->getArg(fn.arg_size() + i);
+    global->replaceUsesWithIf(arg, [&](Use &use) {
+      auto *user = dyn_cast<Instruction>(use.getUser());
+      return user && user->getFunction() == nest;
+    });
+  }
+
+  SmallVector<Value *> args(call->args());
+  args.append(globals.begin(), globals.end());
+  auto *newCall = CallInst::Create(nest, args, "", call->getIterator());
+  newCall->setCallingConv(call->getCallingConv());
+  newCall->setDebugLoc(call->getDebugLoc());
+  newCall->takeName(call);
+  call->replaceAllUsesWith(newCall);
+  call->eraseFromParent();
+  fn.eraseFromParent();
+  return nest;
+}
+
+/// Merges the nests in `outlined` that are equal once their global
+/// variables are parameters (layers of one shape with their own weights):
+/// each such group keeps its first nest, called from every site.
+void mergeEqualNests(SmallVectorImpl<Function *> &outlined) {
+  // Candidates: nests alike in structure (the hash ignores operands).
+  MapVector<std::pair<stable_hash, uint64_t>, SmallVector<unsigned>> alike;
+  for (auto [i, fn] : llvm::enumerate(outlined))
+    alike[{StructuralHash(*fn), countInstructions(*fn)}].push_back(i);
+  SetVector<Function *> merged;
+  for (auto &[key, indices] : alike) {
+    if (indices.size() < 2)
+      continue;
+    SmallVector<Function *> kept;
+    for (unsigned i : indices) {
+      Function *nest = parameterizeGlobals(*outlined[i]);
+      outlined[i] = nest;
+      GlobalNumberState numbers;
+      Function *equal = nullptr;
+      for (Function *candidate : kept)
+        if (FunctionComparator(candidate, nest, &numbers).compare() == 0) {
+          equal = candidate;
+          break;
+        }
+      if (!equal) {
+        kept.push_back(nest);
+        continue;
+      }
+      nest->replaceAllUsesWith(equal);
+      merged.insert(nest);
+    }
+  }
+  if (merged.empty())
+    return;
+  llvm::erase_if(outlined, [&](Function *fn) { return merged.contains(fn); });
+  for (Function *fn : merged)
+    fn->eraseFromParent();
 }
 
 /// A tag unique to the module's entry points (its external definitions),
@@ -172,10 +295,13 @@ std::vector<SmallVector<char, 0>> splitModule(Module &module, unsigned parts,
   SmallVector<Function *> outlined;
   for (Function *fn : candidates)
     outlineLoops(*fn, outlined);
+
+  // 2. Equal loops, one function.
+  mergeEqualNests(outlined);
   if (outlined.size() < 2)
     return moved;
 
-  // 2. Largest first, each to the lightest part; part 0 starts with all the
+  // 3. Largest first, each to the lightest part; part 0 starts with all the
   // code that is not a moved loop.
   SmallVector<std::pair<uint64_t, Function *>> bySize;
   uint64_t outlinedTotal = 0;
@@ -201,14 +327,14 @@ std::vector<SmallVector<char, 0>> splitModule(Module &module, unsigned parts,
   for (Function *fn : outlined)
     members[partOf.lookup(fn)].push_back(fn);
 
-  // 3. What the moved loops use, and the loops themselves, visible across
+  // 4. What the moved loops use, and the loops themselves, visible across
   // parts.
   std::string tag = getModuleTag(module);
   DenseSet<GlobalValue *> shared;
   for (unsigned p = 1; p < parts; ++p)
     for (Function *fn : members[p]) {
       shared.insert(fn);
-      collectReferences(*fn, shared);
+      shared.insert_range(getReferencedGlobals(*fn));
     }
   // In module order, for the same names every time.
   SmallVector<GlobalValue *> toExternalize;
@@ -218,7 +344,7 @@ std::vector<SmallVector<char, 0>> splitModule(Module &module, unsigned parts,
   for (GlobalValue *global : toExternalize)
     externalize(*global, tag);
 
-  // 4. Parts 1..: their loops' definitions, as bitcode.
+  // 5. Parts 1..: their loops' definitions, as bitcode.
   for (unsigned p = 1; p < parts; ++p) {
     if (members[p].empty())
       continue;
