@@ -7,7 +7,8 @@
 //   1. Each top-level loop of a large function (a layer's part of the
 //      region, tens to thousands of instructions) becomes a function of its
 //      own (LLVM's CodeExtractor), never inlined back, called where the loop
-//      was.
+//      was; a loop too large for the parts to balance that holds several
+//      (a batch's images around the leading layers) gives its loops instead.
 //   2. Loops equal but for the global variables they read (layers of one
 //      shape, each with its own weights) become one function, the globals
 //      its parameters, called from each site: compiled once.
@@ -78,16 +79,37 @@ uint64_t countInstructions(const Loop &loop) {
   return count;
 }
 
-/// Extracts the large top-level loops of `fn` into noinline functions;
-/// appends them to `outlined`.
-void outlineLoops(Function &fn, SmallVectorImpl<Function *> &outlined) {
+/// Appends to `large` the loops to outline for `loop`: itself, or, when it
+/// is larger than `share` and holds several large loops (a loop over the
+/// images of a batch around the leading layers), theirs: the parts then
+/// balance, and its layers can merge with the equal ones after it.
+void collectLoopsToOutline(Loop *loop, uint64_t share,
+                           SmallVectorImpl<Loop *> &large) {
+  uint64_t size = countInstructions(*loop);
+  if (size < kMinLoopInstructions)
+    return;
+  auto isLarge = [](Loop *inner) {
+    return countInstructions(*inner) >= kMinLoopInstructions;
+  };
+  if (size > share && llvm::count_if(loop->getSubLoops(), isLarge) >= 2) {
+    for (Loop *inner : loop->getSubLoops())
+      collectLoopsToOutline(inner, share, large);
+    return;
+  }
+  large.push_back(loop);
+}
+
+/// Extracts the large top-level loops of `fn` (or the large loops inside
+/// one larger than `share`) into noinline functions; appends them to
+/// `outlined`.
+void outlineLoops(Function &fn, uint64_t share,
+                  SmallVectorImpl<Function *> &outlined) {
   DominatorTree dominators(fn);
   LoopInfo loops(dominators);
   // LoopInfo lists top-level loops last to first.
   SmallVector<Loop *> large;
   for (Loop *loop : llvm::reverse(loops))
-    if (countInstructions(*loop) >= kMinLoopInstructions)
-      large.push_back(loop);
+    collectLoopsToOutline(loop, share, large);
   // All in simplified form first: the extraction cache (a walk of the whole
   // function) then stays valid across the extractions.
   for (Loop *loop : large)
@@ -293,8 +315,11 @@ std::vector<SmallVector<char, 0>> splitModule(Module &module, unsigned parts,
         countInstructions(fn) >= minFunctionInstructions)
       candidates.push_back(&fn);
   SmallVector<Function *> outlined;
+  // A loop of half a part's share of the module still balances, dealt
+  // out first; larger ones are outlined by the loops they hold.
+  uint64_t share = total / parts / 2;
   for (Function *fn : candidates)
-    outlineLoops(*fn, outlined);
+    outlineLoops(*fn, share, outlined);
 
   // 2. Equal loops, one function.
   mergeEqualNests(outlined);
