@@ -17,13 +17,15 @@ one function; `--compile-arg=--codegen-threads=2` compiles it in parts,
 each nest a function of its own (forward.parallel0.nestN) that `perf
 report` names.
 
-The inputs are random (seeded), in buffers aligned to 64 bytes, or
-`--offset` bytes past that (16: where numpy's and malloc's large buffers
-start). With `--evict-mib 96` each timed call starts with the kernel's
+The last column says whether each build's results equal the first
+build's bit for bit (the same inputs in every process). The inputs are
+random (seeded), in buffers aligned to 64 bytes, or `--offset` bytes past
+that (16: where numpy's and malloc's large buffers start). With `--evict-mib 96` each timed call starts with the kernel's
 data out of the caches (as in a network whose weights outgrow L3). A
 benchmark, not a test: compare builds only within one run.
 """
 import argparse
+import hashlib
 import json
 import os
 import statistics
@@ -77,7 +79,13 @@ def run(library, interface, function, calls, warmup, offset, seed, evict_mib):
         start = time.perf_counter()
         fn.call_pointers(pointers)
         times.append((time.perf_counter() - start) * 1e3)
-    print(json.dumps({"min": min(times), "median": statistics.median(times)}))
+    # The results' bytes after the last call, so that builds can be
+    # compared for equal outputs on the same inputs.
+    digest = hashlib.sha256()
+    for array in arrays[len(fn.inputs):]:
+        digest.update(np.ascontiguousarray(array).tobytes())
+    print(json.dumps({"min": min(times), "median": statistics.median(times),
+                      "digest": digest.hexdigest()}))
 
 
 def main():
@@ -142,16 +150,22 @@ def main():
     # A machine's slow phases move every build's figures of a round alike:
     # the ratio of each round's minimum to the first build's in the same
     # round, and the median of those ratios, compare builds within rounds.
+    # The last column: whether a build's results equal the first build's,
+    # bit for bit, in every round (the inputs are the same).
     print("| build | min over the rounds (ms) | median over the rounds (ms) "
-          "| min / first build's, median of the rounds |")
-    print("|---|---|---|---|")
+          "| min / first build's, median of the rounds "
+          "| results equal the first build's |")
+    print("|---|---|---|---|---|")
     base = [r["min"] for r in results[0]]
+    base_digests = [r["digest"] for r in results[0]]
     for (pbtool, _, _), rounds in zip(builds, results):
         mins = [r["min"] for r in rounds]
         medians = [r["median"] for r in rounds]
         ratio = statistics.median(m / b for m, b in zip(mins, base))
-        print("| %s | %.4f-%.4f | %.4f-%.4f | %.3f |" % (
-            pbtool, min(mins), max(mins), min(medians), max(medians), ratio))
+        equal = all(r["digest"] == d for r, d in zip(rounds, base_digests))
+        print("| %s | %.4f-%.4f | %.4f-%.4f | %.3f | %s |" % (
+            pbtool, min(mins), max(mins), min(medians), max(medians), ratio,
+            "yes" if equal else "no"))
 
 
 if __name__ == "__main__":

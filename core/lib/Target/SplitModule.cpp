@@ -238,7 +238,7 @@ void mergeEqualNests(SmallVectorImpl<Function *> &outlined) {
   for (auto [i, fn] : llvm::enumerate(outlined))
     alike[{StructuralHash(*fn), countInstructions(*fn)}].push_back(i);
   SetVector<Function *> merged;
-  for (auto &[key, indices] : alike) {
+  for (SmallVector<unsigned> &indices : llvm::make_second_range(alike)) {
     if (indices.size() < 2)
       continue;
     SmallVector<Function *> kept;
