@@ -1,6 +1,7 @@
 // Loop orders of the register-tiled matmul, modelled in C on one thread:
 // C[M][N] = A[M][K] * B[K][N] with the micro-kernel of
-// pb-register-tile-contraction (14 x 32 f32 accumulators, AVX-512), in
+// pb-register-tile-contraction (14 x 32 f32 accumulators with AVX-512, 6 x 16
+// with AVX2), in
 //   0: k blocks of KC outside the column tiles, each panel packed per
 //      (k block, column tile), the row factor read in place (the nest for
 //      a matmul by an argument);
@@ -8,7 +9,13 @@
 //   2: the same, the row factor also packed into 14-row slivers per k block;
 //   3: blocks of MC rows outside the column tiles, the whole reduction per
 //      tile, the panels packed ahead (the nest for a matmul by a constant);
-//   4: as 3 with k blocks of KC inside the row blocks.
+//   4: as 3 with k blocks of KC inside the row blocks, outside the column
+//      tiles;
+//   5: as 3 with k blocks of KC inside the column tiles (each column
+//      tile's block of its panel read by every tile of the row block);
+//   6: as 5 with the row factor packed into MR-row slivers first (its
+//      whole reduction; the packing timed).
+// The micro-kernel is 6 x 16 (AVX2) where the compiler has no AVX-512.
 // Build and run (numbers: bench/RESULTS.md, notes on the passes):
 //   clang -O3 -march=native bench/matmul_loop_orders.c -o /tmp/orders
 //   /tmp/orders VARIANT KC MC [M K N]     (KC 0: the whole reduction)
@@ -18,7 +25,25 @@
 #include <string.h>
 #include <time.h>
 
-enum { MR = 14, NR = 32 };
+#ifdef __AVX512F__
+enum { MR = 14, NR = 32, LANES = 16 };
+typedef __m512 vec;
+#define VLOAD _mm512_load_ps
+#define VLOADU _mm512_loadu_ps
+#define VSTOREU _mm512_storeu_ps
+#define VZERO _mm512_setzero_ps
+#define VSET1 _mm512_set1_ps
+#define VFMA _mm512_fmadd_ps
+#else // AVX2 and FMA: 6 x 16, as the machine model's tile there
+enum { MR = 6, NR = 16, LANES = 8 };
+typedef __m256 vec;
+#define VLOAD _mm256_load_ps
+#define VLOADU _mm256_loadu_ps
+#define VSTOREU _mm256_storeu_ps
+#define VZERO _mm256_setzero_ps
+#define VSET1 _mm256_set1_ps
+#define VFMA _mm256_fmadd_ps
+#endif
 static long M = 1024, K = 768, N = 3072;
 
 static double now(void) {
@@ -31,24 +56,23 @@ static double now(void) {
 // b[k][0..NR); a(r, k) = a[r * lda + k * sa]; the panel b is contiguous.
 static void tile(const float *a, long lda, long sa, const float *b, long kc,
                  float *c, int first) {
-  __m512 acc[MR][2];
+  vec acc[MR][2];
   for (int r = 0; r < MR; r++) {
-    acc[r][0] = first ? _mm512_setzero_ps() : _mm512_loadu_ps(c + r * N);
-    acc[r][1] = first ? _mm512_setzero_ps() : _mm512_loadu_ps(c + r * N + 16);
+    acc[r][0] = first ? VZERO() : VLOADU(c + r * N);
+    acc[r][1] = first ? VZERO() : VLOADU(c + r * N + LANES);
   }
   for (long k = 0; k < kc; k++) {
-    __m512 b0 = _mm512_load_ps(b + k * NR),
-           b1 = _mm512_load_ps(b + k * NR + 16);
+    vec b0 = VLOAD(b + k * NR), b1 = VLOAD(b + k * NR + LANES);
 #pragma GCC unroll 14
     for (int r = 0; r < MR; r++) {
-      __m512 x = _mm512_set1_ps(a[r * lda + k * sa]);
-      acc[r][0] = _mm512_fmadd_ps(x, b0, acc[r][0]);
-      acc[r][1] = _mm512_fmadd_ps(x, b1, acc[r][1]);
+      vec x = VSET1(a[r * lda + k * sa]);
+      acc[r][0] = VFMA(x, b0, acc[r][0]);
+      acc[r][1] = VFMA(x, b1, acc[r][1]);
     }
   }
   for (int r = 0; r < MR; r++) {
-    _mm512_storeu_ps(c + r * N, acc[r][0]);
-    _mm512_storeu_ps(c + r * N + 16, acc[r][1]);
+    VSTOREU(c + r * N, acc[r][0]);
+    VSTOREU(c + r * N + LANES, acc[r][1]);
   }
 }
 
@@ -122,6 +146,23 @@ int main(int argc, char **argv) {
             for (long i = ib; i < ie; i += MR)
               tile(A + i * K + kt, K, 1, Bp + j * K + kt * NR, step,
                    C + i * N + j, kt == 0);
+      }
+      break;
+    case 5:
+    case 6:
+      if (variant == 6) // Ap[i / MR][k][0..MR)
+        for (long i = 0; i < rows; i += MR)
+          for (long k = 0; k < K; k++)
+            for (int r = 0; r < MR; r++)
+              Ap[i * K + k * MR + r] = A[(i + r) * K + k];
+      for (long ib = 0; ib < rows; ib += mc) {
+        long ie = ib + mc < rows ? ib + mc : rows;
+        for (long j = 0; j < N; j += NR)
+          for (long kt = 0; kt < K; kt += kc)
+            for (long i = ib; i < ie; i += MR)
+              tile(variant == 6 ? Ap + i * K + kt * MR : A + i * K + kt,
+                   variant == 6 ? 1 : K, variant == 6 ? MR : 1,
+                   Bp + j * K + kt * NR, kc, C + i * N + j, kt == 0);
       }
       break;
     default:

@@ -80,6 +80,16 @@ TEST(HeuristicsTest, KBlockGrowsWhileItsBlocksFitHalfOfL2) {
   EXPECT_EQ(getKBlockLimit(spr, 128, 32, 4), 384);
 }
 
+// A row-blocked matmul's column tiles take their reductions in blocks of
+// half of L1d's panel, their partial sums within a quarter of it, with
+// AVX2's 6 x 16 tile; with AVX-512's 14 x 32 the reduction stays whole.
+TEST(HeuristicsTest, PanelBlocksOnlyForTheAVX2Tile) {
+  RegisterTile zen = chooseRegisterTile(zen3());
+  EXPECT_EQ(zen.panelBlockKiB, 16u);
+  EXPECT_EQ(zen.partialSumsKiB, 8u);
+  EXPECT_EQ(chooseRegisterTile(sapphireRapids()).panelBlockKiB, 0u);
+}
+
 TEST(HeuristicsTest, StreamedMatmulKeepsOneAccumulatorPerRow) {
   StreamedMatmul zen = chooseStreamedMatmul(zen3());
   EXPECT_EQ(zen.maxRows, 8u);

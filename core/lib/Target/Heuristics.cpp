@@ -30,6 +30,13 @@ RegisterTile chooseRegisterTile(const CPUModel &cpu) {
   tile.prefetchPanelsAboveKiB = cpu.l2CacheKiB;
   tile.columnsOutsideAboveKiB = cpu.l2CacheKiB / 2;
   tile.rowBlockKiB = cpu.l2CacheKiB / 2;
+  // Measured on AVX2's 6 x 16 tile (12 multiply-adds per panel row), where
+  // the panel read whole from L2 by each tile held the multiply-adds to
+  // 61 % of the peak; AVX-512's 14 x 32 tile (28 per row) reached 83-99 %
+  // with it (bench/RESULTS.md): there the reduction stays whole.
+  tile.panelBlockKiB =
+      cpu.numVectorRegisters >= 32 ? 0 : std::max(1u, cpu.l1CacheKiB / 2);
+  tile.partialSumsKiB = std::max(1u, cpu.l1CacheKiB / 4);
   tile.threads = std::max(1u, cpu.numThreads);
   return tile;
 }

@@ -53,6 +53,16 @@ struct RegisterTile {
   /// this many KiB (half of one core's L2): it stays there while every
   /// column tile reads it.
   unsigned rowBlockKiB;
+  /// Such a matmul's column tile whose packed panel (K x NR) outgrows this
+  /// many KiB (half of L1d) takes its reduction in blocks of at most as
+  /// many bytes of the panel, each read from L1 by every tile of the row
+  /// block before the next block (the rest of L1 for the row factor's
+  /// lines and the tiles' partial sums). 0: never (AVX-512's tile).
+  unsigned panelBlockKiB;
+  /// The row blocks of such k blocks take as many tiles as their partial
+  /// sums (MR x NR each, kept between the blocks) fit in this many KiB (a
+  /// quarter of L1d).
+  unsigned partialSumsKiB;
   /// Threads the row blocks are shared among (their count is rounded up to
   /// a multiple of it).
   unsigned threads;
@@ -64,7 +74,9 @@ struct RegisterTile {
 /// kernel; 14 x 32 with AVX-512's 32); KC makes the packed KC x NR panel
 /// fill L1d (at least 16); a convolution's panels go column tile by column
 /// tile past half of L2; a row-blocked matmul takes its rows in blocks of
-/// half of L2, as many as a multiple of the threads.
+/// half of L2, as many as a multiple of the threads, and (with AVX2's
+/// tile) its column tiles' reductions in blocks of half of L1d's panel,
+/// their partial sums within a quarter of it.
 RegisterTile chooseRegisterTile(const CPUModel &cpu);
 
 /// The longest k block (KC) a k-blocked matmul of `rows` rows and register

@@ -1093,6 +1093,36 @@ def PBRegisterTileContraction
     }
     ```
 
+    When a column tile's panel (K x NR) outgrows `panel-block-kib`
+    (default: half of L1d), such a matmul takes each column tile's
+    reduction in blocks of KC (the largest divisor of K whose block of the
+    panel fits; at least 64): every row tile of the block computes one k
+    block before the next, so the panel's block is read from L1 by all of
+    them instead of the whole panel from L2 by each. Their partial sums
+    wait between blocks in a buffer on the thread's stack, `[tiles, MR,
+    NR]`; the first block starts from `C` (or the fill), the last stores
+    `C`, once, as before (pb-fuse-epilogues still computes there):
+
+    ```mlir
+    affine.for %jt = 0 to N step NR {              // parallel
+      %sums = memref.alloca() : memref<T x MR x NR x f32>
+      affine.for %t = 0 to T { /* k in [0, KC): C -> %sums[%t] */ }
+      affine.for %kt = KC to K - KC step KC {
+        affine.for %t = 0 to T { /* k in [%kt, %kt + KC): %sums[%t] */ }
+      }
+      affine.for %t = 0 to T { /* k in [K - KC, K): %sums[%t] -> C */ }
+      // the M % MR rows left over, the whole reduction
+    }
+    ```
+
+    Its row blocks then take as many tiles as their partial sums fit in
+    `partial-sums-kib` (default: a quarter of L1d), and no more than keep
+    their rows of `X` within `row-block-kib` unless that leaves fewer than
+    8 tiles per block (the rows then come from L3, each panel's block read
+    by more tiles: 128 rows by 3072 x 768 in one block of 21 tiles, by 768
+    x 3072 in two of 10 and 11; measured in bench/RESULTS.md). With one row
+    block the column tiles share the threads.
+
     A matmul by an argument (weights passed in) with at least 4 panels per
     thread, shared evenly, packs at run time without a pass of its own:
     its column tiles form one group per thread, outermost (the parallel
@@ -1199,6 +1229,15 @@ def PBRegisterTileContraction
            "size in KiB of the row factor's rows (rows x K) that one row "
            "block of a matmul by a constant reads (default: 0, from the "
            "machine model: half of L2)">,
+    Option<"panelBlockKiB", "panel-block-kib", "unsigned", /*default=*/"0",
+           "size in KiB of a column tile's panel (K x NR) past which a "
+           "row-blocked matmul takes each column tile's reduction in blocks "
+           "of at most as many bytes of it (default: 0, from the machine "
+           "model: half of L1d)">,
+    Option<"partialSumsKiB", "partial-sums-kib", "unsigned", /*default=*/"0",
+           "size in KiB of the partial sums (MR x NR per tile) of the row "
+           "block of such k blocks (default: 0, from the machine model: a "
+           "quarter of L1d)">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",

@@ -68,6 +68,17 @@ constexpr int64_t kMinRowsToPackPanels = 512;
 /// compute, with at least this many panels per thread.
 constexpr int64_t kMinPanelsPerGroup = 4;
 
+/// A column tile's reduction is cut into blocks of at least this many
+/// iterations (shorter ones load and store the partial sums more often than
+/// the panel's reuse from L1 repays).
+constexpr int64_t kMinTileKBlock = 64;
+
+/// A row block of a column tile's k blocks (TilePlan::tileKc) keeps its
+/// rows of the row factor in L2 only while that leaves it this many tiles:
+/// each block of the panel is read from L1 by that many (3 per block lost
+/// to one block of 21 reading the row factor from L3; bench/RESULTS.md).
+constexpr int64_t kMinTilesPerPanelBlock = 8;
+
 /// The shape of one register-tiled nest: what the pass decides for a
 /// contraction before it changes any IR.
 struct TilePlan {
@@ -106,6 +117,14 @@ struct TilePlan {
   /// [b * T / numRowBlocks, (b + 1) * T / numRowBlocks) of the T; the whole
   /// reduction in one block. 0 otherwise.
   int64_t numRowBlocks = 0;
+  /// A row-blocked matmul whose column tile's panel (K x NR) outgrows the
+  /// machine model's panelBlockKiB: the reduction of each column tile in
+  /// blocks of this many iterations, every tile of the row block taking one
+  /// block (the panel's block then read from L1 by all of them) before the
+  /// next, their partial sums kept between blocks in a buffer on the stack
+  /// and C stored once, after the last block. 0: the whole reduction per
+  /// tile.
+  int64_t tileKc = 0;
   /// Bytes between two rows of the row factor in place (0 when not a
   /// constant).
   int64_t rowStrideBytes = 0;
@@ -199,22 +218,52 @@ static std::optional<TilePlan> planTile(Contraction &c,
   // to kMaxPanelBufferBytes of them); with fewer rows the copy of all the
   // panels through memory costs more than it saves.
   int64_t wholeTiles = plan.m / plan.mr;
-  if (plan.blocked && wholeTiles != 0) {
-    int64_t rowBytes = std::max<int64_t>(1, plan.kTotal * elementBytes);
-    int64_t maxTiles = std::max<int64_t>(1, int64_t(tile.rowBlockKiB) * 1024 /
-                                                rowBytes / plan.mr);
-    // As many blocks as the cache needs, rounded up to a multiple of the
-    // threads (each takes as many tiles when the blocks are shared out).
-    int64_t numRowBlocks = llvm::divideCeil(wholeTiles, maxTiles);
-    int64_t threads = plan.threads;
+  // As many row blocks as take at most `maxTiles` tiles each, rounded up to
+  // a multiple of the threads (each takes as many tiles when the blocks are
+  // shared out).
+  auto countRowBlocks = [&](int64_t maxTiles) {
+    int64_t numRowBlocks =
+        llvm::divideCeil(wholeTiles, std::max<int64_t>(1, maxTiles));
     if (numRowBlocks > 1)
       numRowBlocks = std::min<int64_t>(
-          wholeTiles, llvm::divideCeil(numRowBlocks, threads) * threads);
+          wholeTiles,
+          llvm::divideCeil(numRowBlocks, plan.threads) * plan.threads);
+    return numRowBlocks;
+  };
+  if (plan.blocked && wholeTiles != 0) {
+    int64_t rowBytes = std::max<int64_t>(1, plan.kTotal * elementBytes);
+    int64_t numRowBlocks =
+        countRowBlocks(int64_t(tile.rowBlockKiB) * 1024 / rowBytes / plan.mr);
     if (polyblocks::getConstantGlobal(c.panelLoad.getMemRef()) ||
         (numRowBlocks > 1 && plan.m >= kMinRowsToPackPanels &&
          plan.kTotal * plan.n * elementBytes <= kMaxPanelBufferBytes)) {
       plan.blocked = false;
       plan.numRowBlocks = numRowBlocks;
+    }
+  }
+  // The panel's k blocks of a row-blocked matmul: the largest divisor of
+  // the trip count within panelBlockKiB, when that is less than the whole.
+  // Each block of the panel is then read from L1 by every tile of the row
+  // block, and the more tiles the better: the row blocks take as many tiles
+  // as their partial sums (MR x NR each) fit in partialSumsKiB of L1, and
+  // no more than keep the block's rows of the row factor in rowBlockKiB of
+  // L2 -- unless that leaves fewer than kMinTilesPerPanelBlock, when the
+  // rows come from L3 instead (measured, bench/RESULTS.md: 128 rows by
+  // 3072 x 768 gain most with one block of 21 tiles, by 768 x 3072 with
+  // two of 10 and 11). With one block, the column tiles share the threads.
+  if (plan.numRowBlocks != 0 && c.kLoops.size() == 1 && tile.panelBlockKiB) {
+    int64_t blockTrips = std::max<int64_t>(
+        1, int64_t(tile.panelBlockKiB) * 1024 / (plan.nr * elementBytes));
+    int64_t kc = polyblocks::getLargestDivisorAtMost(plan.kTotal, blockTrips);
+    if (kc < plan.kTotal && kc >= kMinTileKBlock) {
+      plan.tileKc = kc;
+      int64_t maxTiles = int64_t(tile.partialSumsKiB) * 1024 /
+                         (plan.mr * plan.nr * elementBytes);
+      if (int64_t tilesInCache = int64_t(tile.rowBlockKiB) * 1024 /
+                                 (plan.kTotal * elementBytes * plan.mr);
+          tilesInCache >= kMinTilesPerPanelBlock)
+        maxTiles = std::min(maxTiles, tilesInCache);
+      plan.numRowBlocks = countRowBlocks(maxTiles);
     }
   }
   // The largest k block that divides the trip count, up to `kBlock` or
@@ -353,8 +402,23 @@ private:
   /// factor read from the slivers when `packed`. With
   /// `prefetchNextPanel`, each k step also prefetches into L2 the lines of
   /// the next column tile's panel row (prefetchNextPanelRow).
+  /// With `partial` (a tile whose reduction is in blocks, plan.tileKc):
+  /// the block from `partial->kBegin` only, starting from the tile's slot
+  /// of the buffer or (the first block) as a whole tile does, and ending in
+  /// the slot or (the last block) in C.
+  struct PartialSums {
+    Value buffer, slot;
+    OpFoldResult kBegin;
+    bool fromBuffer, toBuffer;
+  };
   void emitTile(OpBuilder &tb, OpFoldResult rowBase, int64_t tileRows,
-                bool packed, bool prefetchNextPanel = false);
+                bool packed, bool prefetchNextPanel = false,
+                const PartialSums *partial = nullptr);
+  /// The whole row tiles (those of row block `rowBlock`, when not null) of
+  /// the current column tile, each column tile's reduction in blocks of
+  /// plan.tileKc: all the tiles take a block before the next, their partial
+  /// sums kept in a buffer on the stack of [tiles of the block, MR, NR].
+  void emitTilesInKBlocks(Value rowBlock);
   /// Prefetches into L2 the lines of Y[k, jt + NR .. jt + 2 NR) (mod N: the
   /// last column tile's, the first's), the next column tile's part of row
   /// `k` of the column factor: one per cache line from its first element,
@@ -427,6 +491,9 @@ private:
   SmallVector<Value> kIvs;
   /// The current k block, column tile, packed panels and row slivers.
   Value kt, jt, pack, rowPack;
+  /// The first iteration of the block of a tile's reduction being built
+  /// (plan.tileKc), or null.
+  OpFoldResult tileKBegin;
   bool packedAtCompileTime = false;
   bool packedByGroups = false;
   /// The leading batch loops of a batch of panels packed at compile time
@@ -459,6 +526,20 @@ TiledNestBuilder::buildReductionNest(OpBuilder &nb, Location nl, unsigned depth,
         AffineMap::get(1, 0, getAffineDimExpr(0, ctx) + plan.kc);
     loop = AffineForOp::create(nb, nl, ValueRange{kt}, identity, ValueRange{kt},
                                plusBlock, 1, accs, build);
+  } else if (tileKBegin) {
+    // The block from tileKBegin: constant bounds for the first and last
+    // blocks, the k-block loop's variable for the others.
+    if (std::optional<int64_t> first = getConstantIntValue(tileKBegin)) {
+      loop = AffineForOp::create(nb, nl, *first, *first + plan.tileKc, 1, accs,
+                                 build);
+    } else {
+      Value begin = cast<Value>(tileKBegin);
+      AffineMap identity = AffineMap::getMultiDimIdentityMap(1, ctx);
+      AffineMap plusBlock =
+          AffineMap::get(1, 0, getAffineDimExpr(0, ctx) + plan.tileKc);
+      loop = AffineForOp::create(nb, nl, ValueRange{begin}, identity,
+                                 ValueRange{begin}, plusBlock, 1, accs, build);
+    }
   } else {
     loop = AffineForOp::create(nb, nl, 0, plan.kTrips[depth], 1, accs, build);
   }
@@ -768,8 +849,17 @@ void TiledNestBuilder::prefetchNextPanelRow(OpBuilder &inner, Location innerLoc,
 
 void TiledNestBuilder::emitTile(OpBuilder &tb, OpFoldResult rowBase,
                                 int64_t tileRows, bool packed,
-                                bool prefetchNextPanel) {
+                                bool prefetchNextPanel,
+                                const PartialSums *partial) {
   Value accMemRef = c.accStore.getMemRef();
+  // The tile's slot of the partial sums: [slot, r, column in the tile].
+  auto slotMap = [&](int64_t r, int64_t offset) {
+    return AffineMap::get(1, 0,
+                          {getAffineDimExpr(0, ctx),
+                           getAffineConstantExpr(r, ctx),
+                           getAffineConstantExpr(offset, ctx)},
+                          ctx);
+  };
   // Row indices rowBase + r, and the accumulators' initial values: one per
   // row and vector, row by row.
   int64_t numVectors = vectorTypes.size();
@@ -780,14 +870,22 @@ void TiledNestBuilder::emitTile(OpBuilder &tb, OpFoldResult rowBase,
     ivMap[oldI] = rowIvs.back();
     for (int64_t v = 0; v < numVectors; ++v) {
       ivMap[oldJ] = columns[v];
-      initial.push_back(!fillVectors.empty()
-                            ? fillVectors[v]
-                            : AffineVectorLoadOp::create(
-                                  tb, loc, vectorTypes[v], accMemRef,
-                                  c.accLoad.getAffineMap(), remap(c.accLoad)));
+      if (partial && partial->fromBuffer)
+        initial.push_back(AffineVectorLoadOp::create(
+            tb, loc, vectorTypes[v], partial->buffer,
+            slotMap(r, vectorOffsets[v]), ValueRange{partial->slot}));
+      else
+        initial.push_back(
+            !fillVectors.empty()
+                ? fillVectors[v]
+                : AffineVectorLoadOp::create(tb, loc, vectorTypes[v], accMemRef,
+                                             c.accLoad.getAffineMap(),
+                                             remap(c.accLoad)));
     }
   }
   ivMap[oldJ] = jt;
+  if (partial)
+    tileKBegin = partial->kBegin;
   SmallVector<Value> finals = buildReductionNest(
       tb, loc, 0, initial,
       [&](OpBuilder &inner, Location innerLoc, ArrayRef<Value> ks,
@@ -812,16 +910,63 @@ void TiledNestBuilder::emitTile(OpBuilder &tb, OpFoldResult rowBase,
         return polyblocks::buildMultiplyAdds(inner, innerLoc, scalars, panels,
                                              accs);
       });
+  tileKBegin = OpFoldResult();
   for (int64_t r = 0; r < tileRows; ++r) {
     ivMap[oldI] = rowIvs[r];
     for (int64_t v = 0; v < numVectors; ++v) {
       ivMap[oldJ] = columns[v];
-      AffineVectorStoreOp::create(tb, loc, finals[r * numVectors + v],
-                                  accMemRef, c.accStore.getAffineMap(),
-                                  remap(c.accStore));
+      if (partial && partial->toBuffer)
+        AffineVectorStoreOp::create(
+            tb, loc, finals[r * numVectors + v], partial->buffer,
+            slotMap(r, vectorOffsets[v]), ValueRange{partial->slot});
+      else
+        AffineVectorStoreOp::create(tb, loc, finals[r * numVectors + v],
+                                    accMemRef, c.accStore.getAffineMap(),
+                                    remap(c.accStore));
     }
   }
   ivMap[oldJ] = jt;
+}
+
+void TiledNestBuilder::emitTilesInKBlocks(Value rowBlock) {
+  int64_t tiles = plan.getWholeRows() / plan.mr;
+  int64_t blocks = std::max<int64_t>(1, plan.numRowBlocks);
+  auto bufferType = MemRefType::get(
+      {int64_t(llvm::divideCeil(tiles, blocks)), plan.mr, plan.nr},
+      c.elementType);
+  Value buffer =
+      memref::AllocaOp::create(b, loc, bufferType, b.getI64IntegerAttr(64));
+  AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx);
+  // The tiles of the row block (by tile number, as createShareLoop), each
+  // taking the k block from `kBegin`.
+  auto emitBlock = [&](OpBuilder &kb, OpFoldResult kBegin, bool fromBuffer,
+                       bool toBuffer) {
+    AffineForOp tileLoop = rowBlock
+                               ? createShareLoop(kb, rowBlock, tiles, blocks)
+                               : AffineForOp::create(kb, loc, 0, tiles, 1);
+    OpBuilder tb = OpBuilder::atBlockBegin(tileLoop.getBody());
+    Value tile = tileLoop.getInductionVar();
+    Value rowBase = AffineApplyOp::create(
+        tb, loc, AffineMap::get(1, 0, d0 * plan.mr), ValueRange{tile});
+    Value slot = tile;
+    if (rowBlock)
+      slot = AffineApplyOp::create(
+          tb, loc, AffineMap::get(2, 0, d0 - (d1 * tiles).floorDiv(blocks)),
+          ValueRange{tile, rowBlock});
+    PartialSums partial{buffer, slot, kBegin, fromBuffer, toBuffer};
+    emitTile(tb, rowBase, plan.mr, /*packed=*/false,
+             /*prefetchNextPanel=*/false, &partial);
+  };
+  // The first block from C (or the fill), the middle ones from and to the
+  // buffer, the last into C.
+  int64_t last = plan.kTotal - plan.tileKc;
+  emitBlock(b, b.getIndexAttr(0), false, true);
+  if (last > plan.tileKc) {
+    auto kLoop = AffineForOp::create(b, loc, plan.tileKc, last, plan.tileKc);
+    OpBuilder kb = OpBuilder::atBlockBegin(kLoop.getBody());
+    emitBlock(kb, kLoop.getInductionVar(), true, true);
+  }
+  emitBlock(b, b.getIndexAttr(last), true, false);
 }
 
 Operation *TiledNestBuilder::build() {
@@ -949,7 +1094,9 @@ Operation *TiledNestBuilder::build() {
   // Whole tiles of MR rows (those of this row block), then one tile of the
   // rows left over (with the last row block).
   int64_t wholeRows = plan.getWholeRows();
-  if (rowBlock) {
+  if (plan.tileKc && wholeRows != 0) {
+    emitTilesInKBlocks(rowBlock);
+  } else if (rowBlock) {
     // The tiles of block b, by tile number.
     AffineExpr d0 = getAffineDimExpr(0, ctx);
     AffineForOp tileLoop =
@@ -1031,18 +1178,27 @@ static void recordTile(Operation *nestRoot, const Contraction &c,
                  "one's panel into L2 (the column factor's " +
                      std::to_string(plan.panelBytes / 1024) + " KiB outgrow it)"
                : "");
-  else
-    os << "the whole reduction (" << kc
-       << " iterations) in one block, the column factor packed "
-       << (packedAtCompileTime         ? "at compile time (a constant)"
-           : c.numPanelBatchLoops != 0 ? "per batch, by the thread of the batch"
-           : packedByGroups
-               ? "by the thread of each group of " +
-                     std::to_string(plan.n / plan.nr / plan.threads) +
-                     " column tiles (one group per thread, "
-                     "outermost), as its first row block "
-                     "reaches them"
-               : "once before the nest");
+  else {
+    std::string packing =
+        packedAtCompileTime         ? "at compile time (a constant)"
+        : c.numPanelBatchLoops != 0 ? "per batch, by the thread of the batch"
+        : packedByGroups
+            ? "by the thread of each group of " +
+                  std::to_string(plan.n / plan.nr / plan.threads) +
+                  " column tiles (one group per thread, outermost), as its "
+                  "first row block reaches them"
+            : "once before the nest";
+    if (plan.tileKc)
+      os << "each column tile's reduction (" << kc << " iterations) in blocks "
+         << "of " << plan.tileKc << " (a block of its panel, "
+         << plan.tileKc * nr * c.elementType.getIntOrFloatBitWidth() / 8 / 1024
+         << " KiB, read from L1 by every tile of the row block; their partial "
+            "sums on the stack between blocks), the column factor packed "
+         << packing;
+    else
+      os << "the whole reduction (" << kc
+         << " iterations) in one block, the column factor packed " << packing;
+  }
   // Where the output rows of a convolution (or a batch) go.
   if (!plan.blocked && !c.outerLoops.empty())
     os << "; "
@@ -1061,7 +1217,13 @@ static void recordTile(Operation *nestRoot, const Contraction &c,
   if (fromFill)
     os << "; the accumulators start from the value the nest before filled "
           "the result with (that nest removed)";
-  if (plan.numRowBlocks > 1)
+  if (plan.numRowBlocks > 1 && plan.tileKc)
+    os << "; the " << m / mr << " row tiles in " << plan.numRowBlocks
+       << " blocks (a block's partial sums within " << tile.partialSumsKiB
+       << " KiB, and its rows of the row factor within " << tile.rowBlockKiB
+       << " KiB when that leaves it " << kMinTilesPerPanelBlock
+       << " tiles or more; a multiple of " << tile.threads << " threads)";
+  else if (plan.numRowBlocks > 1)
     os << "; the " << m / mr << " row tiles in " << plan.numRowBlocks
        << " blocks (a block's rows of the row factor within "
        << tile.rowBlockKiB << " KiB, a multiple of " << tile.threads
@@ -1071,6 +1233,8 @@ static void recordTile(Operation *nestRoot, const Contraction &c,
       {"rows", b.getI64IntegerAttr(mr)},
       {"columns", b.getI64IntegerAttr(nr)},
       {"k_block", b.getI64IntegerAttr(kc)},
+      // A column tile's reduction in blocks (0: whole).
+      {"tile_k_block", b.getI64IntegerAttr(plan.tileKc)},
       {"rows_packed", b.getBoolAttr(plan.packRows)},
       // Each tile of the result stored once, after the whole reduction
       // (pb-fuse-epilogues computes on it there).
@@ -1112,6 +1276,10 @@ struct RegisterTileContractionPass
       tile.columnsOutsideAboveKiB = columnsOutsideKiB;
     if (rowBlockKiB)
       tile.rowBlockKiB = rowBlockKiB;
+    if (panelBlockKiB)
+      tile.panelBlockKiB = panelBlockKiB;
+    if (partialSumsKiB)
+      tile.partialSumsKiB = partialSumsKiB;
     for (auto func : getOperation().getOps<func::FuncOp>())
       tileFunction(func, tile, cpu);
   }
