@@ -397,20 +397,23 @@ private:
   /// rowPack[it / MR, k - kt, r] = X[it + r, k] for the whole row tiles of
   /// the current k block.
   void packRowSlivers();
-  /// One register tile: `tileRows` rows from `rowBase` times the NR columns
-  /// of the current column tile, accumulated over the k block; the row
-  /// factor read from the slivers when `packed`. With
-  /// `prefetchNextPanel`, each k step also prefetches into L2 the lines of
-  /// the next column tile's panel row (prefetchNextPanelRow).
-  /// With `partial` (a tile whose reduction is in blocks, plan.tileKc):
-  /// the block from `partial->kBegin` only, starting from the tile's slot
-  /// of the buffer or (the first block) as a whole tile does, and ending in
-  /// the slot or (the last block) in C.
+  /// A blocked tile's partial sums: the buffer, the tile's slot in it, the
+  /// first iteration of its k block, and whether the block starts from and
+  /// ends in the slot.
   struct PartialSums {
     Value buffer, slot;
     OpFoldResult kBegin;
     bool fromBuffer, toBuffer;
   };
+  /// One register tile: `tileRows` rows from `rowBase` times the NR columns
+  /// of the current column tile, accumulated over the k block; the row
+  /// factor read from the slivers when `packed`. With
+  /// `prefetchNextPanel`, each k step also prefetches into L2 the lines of
+  /// the next column tile's panel row (prefetchNextPanelRow). With
+  /// `partial` (a tile whose reduction is in blocks, plan.tileKc): the
+  /// block from `partial->kBegin` only, starting from the tile's slot of the
+  /// buffer (fromBuffer) or, for the first block, as a whole tile does, and
+  /// ending in the slot (toBuffer) or, for the last block, in C.
   void emitTile(OpBuilder &tb, OpFoldResult rowBase, int64_t tileRows,
                 bool packed, bool prefetchNextPanel = false,
                 const PartialSums *partial = nullptr);
