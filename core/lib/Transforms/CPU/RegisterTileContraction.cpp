@@ -522,27 +522,23 @@ TiledNestBuilder::buildReductionNest(OpBuilder &nb, Location nl, unsigned depth,
     kIvs.pop_back();
     AffineYieldOp::create(inner, innerLoc, results);
   };
+  // The block of `size` iterations from `begin`: constant bounds when it
+  // is a constant (a tile's first and last k blocks), else from the k-block
+  // loop's variable.
+  auto blockLoop = [&](OpFoldResult begin, int64_t size) {
+    if (std::optional<int64_t> first = getConstantIntValue(begin))
+      return AffineForOp::create(nb, nl, *first, *first + size, 1, accs, build);
+    Value from = cast<Value>(begin);
+    AffineMap identity = AffineMap::getMultiDimIdentityMap(1, ctx);
+    AffineMap plusBlock = AffineMap::get(1, 0, getAffineDimExpr(0, ctx) + size);
+    return AffineForOp::create(nb, nl, ValueRange{from}, identity,
+                               ValueRange{from}, plusBlock, 1, accs, build);
+  };
   AffineForOp loop;
   if (plan.blocked) {
-    AffineMap identity = AffineMap::getMultiDimIdentityMap(1, ctx);
-    AffineMap plusBlock =
-        AffineMap::get(1, 0, getAffineDimExpr(0, ctx) + plan.kc);
-    loop = AffineForOp::create(nb, nl, ValueRange{kt}, identity, ValueRange{kt},
-                               plusBlock, 1, accs, build);
+    loop = blockLoop(kt, plan.kc);
   } else if (tileKBegin) {
-    // The block from tileKBegin: constant bounds for the first and last
-    // blocks, the k-block loop's variable for the others.
-    if (std::optional<int64_t> first = getConstantIntValue(tileKBegin)) {
-      loop = AffineForOp::create(nb, nl, *first, *first + plan.tileKc, 1, accs,
-                                 build);
-    } else {
-      Value begin = cast<Value>(tileKBegin);
-      AffineMap identity = AffineMap::getMultiDimIdentityMap(1, ctx);
-      AffineMap plusBlock =
-          AffineMap::get(1, 0, getAffineDimExpr(0, ctx) + plan.tileKc);
-      loop = AffineForOp::create(nb, nl, ValueRange{begin}, identity,
-                                 ValueRange{begin}, plusBlock, 1, accs, build);
-    }
+    loop = blockLoop(tileKBegin, plan.tileKc);
   } else {
     loop = AffineForOp::create(nb, nl, 0, plan.kTrips[depth], 1, accs, build);
   }
@@ -1220,17 +1216,19 @@ static void recordTile(Operation *nestRoot, const Contraction &c,
   if (fromFill)
     os << "; the accumulators start from the value the nest before filled "
           "the result with (that nest removed)";
-  if (plan.numRowBlocks > 1 && plan.tileKc)
+  if (plan.numRowBlocks > 1) {
     os << "; the " << m / mr << " row tiles in " << plan.numRowBlocks
-       << " blocks (a block's partial sums within " << tile.partialSumsKiB
-       << " KiB, and its rows of the row factor within " << tile.rowBlockKiB
-       << " KiB when that leaves it " << kMinTilesPerPanelBlock
-       << " tiles or more; a multiple of " << tile.threads << " threads)";
-  else if (plan.numRowBlocks > 1)
-    os << "; the " << m / mr << " row tiles in " << plan.numRowBlocks
-       << " blocks (a block's rows of the row factor within "
-       << tile.rowBlockKiB << " KiB, a multiple of " << tile.threads
-       << " threads)";
+       << " blocks (";
+    if (plan.tileKc)
+      os << "a block's partial sums within " << tile.partialSumsKiB
+         << " KiB, and its rows of the row factor within " << tile.rowBlockKiB
+         << " KiB when that leaves it " << kMinTilesPerPanelBlock
+         << " tiles or more; ";
+    else
+      os << "a block's rows of the row factor within " << tile.rowBlockKiB
+         << " KiB, ";
+    os << "a multiple of " << tile.threads << " threads)";
+  }
   Builder b(nestRoot->getContext());
   SmallVector<std::pair<StringRef, Attribute>> fields{
       {"rows", b.getI64IntegerAttr(mr)},
