@@ -1,4 +1,5 @@
-//===- ConstantDataTest.cpp - Freeing constants no IR refers to -----------===//
+//===- ConstantDataTest.cpp - The bytes of constants at compile time ----===//
+//---------------===//
 
 #include "polyblocks/Transforms/Utils/ConstantData.h"
 #include "polyblocks/InitAll.h"
@@ -10,7 +11,15 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <vector>
 
 using namespace mlir;
 using namespace polyblocks;
@@ -91,6 +100,73 @@ TEST_F(ConstantDataTest, ReplacedBlobsAreFreedLiveOnesKept) {
   EXPECT_EQ(dataOf(constant(2)), ArrayRef<char>(folded));
   // Freed once: a second call finds nothing more.
   EXPECT_EQ(releaseUnreferencedResources(*module), 0);
+}
+
+/// out[i] = in[j], j[permutation[k]] = i[k], one element at a time: the
+/// definition transposeElements must meet.
+std::vector<char> transposeByDefinition(ArrayRef<char> in,
+                                        ArrayRef<int64_t> inShape,
+                                        ArrayRef<int64_t> permutation,
+                                        int64_t elementBytes) {
+  int64_t rank = inShape.size();
+  SmallVector<int64_t> inStrides(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    inStrides[d] = inStrides[d + 1] * inShape[d + 1];
+  SmallVector<int64_t> shape, strides;
+  for (int64_t dim : permutation) {
+    shape.push_back(inShape[dim]);
+    strides.push_back(inStrides[dim]);
+  }
+  std::vector<char> out(in.size());
+  int64_t i = 0;
+  walkRowMajor(shape, {strides}, [&](ArrayRef<int64_t> offsets) {
+    std::memcpy(out.data() + i++ * elementBytes,
+                in.data() + offsets[0] * elementBytes, elementBytes);
+  });
+  return out;
+}
+
+// Random shapes (with dims of one element, and of more than one block),
+// every permutation of ranks 1 to 4 and some of 5, element sizes 1 to 8 and
+// an odd one: the blocked and run-copying paths give the definition's bytes.
+TEST(TransposeElementsTest, MatchesTheDefinitionOnRandomShapes) {
+  std::mt19937 random(19);
+  int cases = 0;
+  for (int64_t rank = 1; rank <= 5; ++rank) {
+    SmallVector<int64_t> permutation(rank);
+    std::iota(permutation.begin(), permutation.end(), 0);
+    do {
+      for (int64_t elementBytes : {1, 2, 3, 4, 8}) {
+        if (rank == 5 && random() % 8 != 0)
+          continue;
+        SmallVector<int64_t> shape;
+        int64_t numElements = 1;
+        for (int64_t d = 0; d < rank; ++d) {
+          // Sizes 1 (dropped), a few, and across a 16 x 16 block's edge.
+          static const int64_t kSizes[] = {1, 2, 3, 5, 17, 33};
+          int64_t size = kSizes[random() % (rank <= 2 ? 6 : 5)];
+          shape.push_back(size);
+          numElements *= size;
+        }
+        std::vector<char> in(numElements * elementBytes);
+        for (char &byte : in)
+          byte = static_cast<char>(random());
+        std::vector<char> out(in.size(), 0);
+        transposeElements(in, out, shape, permutation, elementBytes);
+        EXPECT_EQ(out,
+                  transposeByDefinition(in, shape, permutation, elementBytes))
+            << "shape "
+            << llvm::join(llvm::map_range(shape,
+                                          [](int64_t size) {
+                                            return std::to_string(size);
+                                          }),
+                          "x")
+            << ", element bytes " << elementBytes;
+        ++cases;
+      }
+    } while (std::next_permutation(permutation.begin(), permutation.end()));
+  }
+  EXPECT_GT(cases, 150);
 }
 
 } // namespace

@@ -12,7 +12,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/PatternMatch.h"
@@ -30,22 +29,6 @@ namespace polyblocks {
 using namespace mlir;
 
 namespace {
-
-/// out[i] = in[j], j[permutation[k]] = i[k], element by element.
-static void transposeBytes(ArrayRef<char> in, MutableArrayRef<char> out,
-                           ArrayRef<int64_t> inShape,
-                           ArrayRef<int64_t> permutation,
-                           int64_t elementBytes) {
-  // The input stride of each result dim, and the result's shape.
-  SmallVector<int64_t> strides =
-      applyPermutation(computeStrides(inShape), permutation);
-  SmallVector<int64_t> shape = applyPermutation(inShape, permutation);
-  int64_t i = 0;
-  polyblocks::walkRowMajor(shape, {strides}, [&](ArrayRef<int64_t> offsets) {
-    std::memcpy(out.data() + i++ * elementBytes,
-                in.data() + offsets[0] * elementBytes, elementBytes);
-  });
-}
 
 struct FoldConstantTranspose : OpRewritePattern<linalg::TransposeOp> {
   FoldConstantTranspose(MLIRContext *context, int64_t maxBytes)
@@ -75,8 +58,9 @@ struct FoldConstantTranspose : OpRewritePattern<linalg::TransposeOp> {
       if (!bytes)
         return rewriter.notifyMatchFailure(op, "constant data not at hand");
       std::vector<char> out(bytes->size());
-      transposeBytes(*bytes, out, op.getInput().getType().getShape(),
-                     op.getPermutation(), *elementBytes);
+      polyblocks::transposeElements(*bytes, out,
+                                    op.getInput().getType().getShape(),
+                                    op.getPermutation(), *elementBytes);
       std::string name;
       if (auto resource = dyn_cast<DenseResourceElementsAttr>(input))
         name = (resource.getRawHandle().getKey() + "_transposed").str();

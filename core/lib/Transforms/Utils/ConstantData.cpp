@@ -3,6 +3,7 @@
 #include "polyblocks/Transforms/Utils/ConstantData.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -13,7 +14,9 @@
 
 #include "llvm/ADT/StringSet.h"
 
+#include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 using namespace mlir;
 
@@ -90,6 +93,99 @@ void walkRowMajor(ArrayRef<int64_t> shape,
       index[d] = 0;
     }
   }
+}
+
+/// Copies the `rows` x `cols` block at `in` (a row `inRowStride` elements
+/// after the last, columns adjacent) transposed to `out` (a row
+/// `outRowStride` elements after the last), in squares of kBlock.
+template <typename Element>
+static void transposeBlock(const char *in, char *out, int64_t rows,
+                           int64_t cols, int64_t inRowStride,
+                           int64_t outRowStride, int64_t elementBytes) {
+  constexpr int64_t kBlock = 16;
+  for (int64_t r0 = 0; r0 < rows; r0 += kBlock)
+    for (int64_t c0 = 0; c0 < cols; c0 += kBlock) {
+      int64_t rEnd = std::min(rows, r0 + kBlock);
+      int64_t cEnd = std::min(cols, c0 + kBlock);
+      for (int64_t c = c0; c < cEnd; ++c)
+        for (int64_t r = r0; r < rEnd; ++r) {
+          const char *from = in + (r * inRowStride + c) * elementBytes;
+          char *to = out + (c * outRowStride + r) * elementBytes;
+          if constexpr (std::is_void_v<Element>) {
+            std::memcpy(to, from, elementBytes);
+          } else {
+            Element value;
+            std::memcpy(&value, from, sizeof(Element));
+            std::memcpy(to, &value, sizeof(Element));
+          }
+        }
+    }
+}
+
+void transposeElements(ArrayRef<char> in, MutableArrayRef<char> out,
+                       ArrayRef<int64_t> inShape, ArrayRef<int64_t> permutation,
+                       int64_t elementBytes) {
+  // The result's dims, each with its stride in the input; dims of one
+  // element dropped, and neighbours that are neighbours in the input too
+  // (a run of the result that is a run of the input) merged.
+  SmallVector<int64_t> inStrides = computeStrides(inShape);
+  SmallVector<int64_t> shape, strides;
+  for (int64_t dim : permutation) {
+    int64_t size = inShape[dim], stride = inStrides[dim];
+    if (size == 1)
+      continue;
+    if (!shape.empty() && strides.back() == stride * size) {
+      shape.back() *= size;
+      strides.back() = stride;
+      continue;
+    }
+    shape.push_back(size);
+    strides.push_back(stride);
+  }
+  if (shape.empty() || strides.back() == 1) {
+    // Runs of the input as they are (the identity, at the most, is one).
+    int64_t run = shape.empty() ? 1 : shape.back();
+    SmallVector<int64_t> outer(shape.begin(), shape.end());
+    if (!outer.empty())
+      outer.back() = 1;
+    int64_t i = 0;
+    walkRowMajor(outer, {strides}, [&](ArrayRef<int64_t> offsets) {
+      std::memcpy(out.data() + i++ * run * elementBytes,
+                  in.data() + offsets[0] * elementBytes, run * elementBytes);
+    });
+    return;
+  }
+  // The input's innermost dim of more than one element, somewhere before
+  // the result's last: blocks of (that dim) x (the result's last dim), read
+  // along their rows from the input and written along their columns.
+  int64_t last = shape.size() - 1;
+  int64_t inner = llvm::find(strides, 1) - strides.begin();
+  SmallVector<int64_t> outStrides = computeStrides(shape);
+  SmallVector<int64_t> outer(shape);
+  outer[inner] = outer[last] = 1;
+  auto copyBlock = [&](ArrayRef<int64_t> offsets) {
+    const char *from = in.data() + offsets[0] * elementBytes;
+    char *to = out.data() + offsets[1] * elementBytes;
+    int64_t rows = shape[last], cols = shape[inner];
+    switch (elementBytes) {
+    case 1:
+      return transposeBlock<uint8_t>(from, to, rows, cols, strides[last],
+                                     outStrides[inner], elementBytes);
+    case 2:
+      return transposeBlock<uint16_t>(from, to, rows, cols, strides[last],
+                                      outStrides[inner], elementBytes);
+    case 4:
+      return transposeBlock<uint32_t>(from, to, rows, cols, strides[last],
+                                      outStrides[inner], elementBytes);
+    case 8:
+      return transposeBlock<uint64_t>(from, to, rows, cols, strides[last],
+                                      outStrides[inner], elementBytes);
+    default:
+      return transposeBlock<void>(from, to, rows, cols, strides[last],
+                                  outStrides[inner], elementBytes);
+    }
+  };
+  walkRowMajor(outer, {strides, outStrides}, copyBlock);
 }
 
 std::optional<SmallVector<APFloat>> getFloatElements(ElementsAttr attr) {

@@ -50,6 +50,15 @@ void walkRowMajor(llvm::ArrayRef<int64_t> shape,
                   llvm::ArrayRef<llvm::SmallVector<int64_t>> strides,
                   llvm::function_ref<void(llvm::ArrayRef<int64_t>)> visit);
 
+/// Writes into `out` the row-major elements (`elementBytes` each) of the
+/// transpose of `in`, of shape `inShape`, by `permutation` (result dim k is
+/// input dim permutation[k], as linalg.transpose's): contiguous runs copied
+/// whole, other permutations in cache-sized square blocks.
+void transposeElements(llvm::ArrayRef<char> in, llvm::MutableArrayRef<char> out,
+                       llvm::ArrayRef<int64_t> inShape,
+                       llvm::ArrayRef<int64_t> permutation,
+                       int64_t elementBytes);
+
 /// The elements of a float constant, row-major (a splat repeated), or
 /// nullopt when they are not at hand or not floats.
 std::optional<llvm::SmallVector<llvm::APFloat>>
