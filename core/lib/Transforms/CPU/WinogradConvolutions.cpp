@@ -28,6 +28,7 @@
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 
@@ -139,39 +140,47 @@ transformFilter(ElementsAttr init, const WinogradConv &wc,
   if (!bytes)
     return std::nullopt;
   int64_t cf = wc.c * wc.f;
-  std::vector<float> filter(9 * cf);
-  std::memcpy(filter.data(), bytes->data(), filter.size() * sizeof(float));
   unsigned alpha = wm.alpha;
-  // Along kh first: rows[xi][kw][c, f].
-  std::vector<double> rows(alpha * 3 * cf, 0.0);
-  for (unsigned xi = 0; xi < alpha; ++xi)
-    for (unsigned kh = 0; kh < 3; ++kh)
-      if (double g = wm.gAt(xi, kh); g != 0.0)
-        for (unsigned kw = 0; kw < 3; ++kw) {
-          double *out = &rows[(xi * 3 + kw) * cf];
-          const float *in = &filter[(kh * 3 + kw) * cf];
-          for (int64_t e = 0; e < cf; ++e)
-            out[e] += g * in[e];
-        }
   // Every element is written below: no zeroing first.
   SmallVector<char, 0> u;
   u.resize_for_overwrite(alpha * alpha * cf * sizeof(float));
-  std::vector<double> acc(cf);
-  for (unsigned xi = 0; xi < alpha; ++xi)
-    for (unsigned nu = 0; nu < alpha; ++nu) {
-      std::fill(acc.begin(), acc.end(), 0.0);
-      for (unsigned kw = 0; kw < 3; ++kw)
-        if (double g = wm.gAt(nu, kw); g != 0.0) {
-          const double *in = &rows[(xi * 3 + kw) * cf];
-          for (int64_t e = 0; e < cf; ++e)
-            acc[e] += g * in[e];
+  // In chunks of the (c, f) elements, so that the partial sums stay in the
+  // cache (whole, a 512 x 512 layer's are 38 MB, read 3 alpha^2 times).
+  constexpr int64_t kChunk = 256;
+  std::vector<float> filter(9 * kChunk);
+  std::vector<double> rows(alpha * 3 * kChunk), acc(kChunk);
+  for (int64_t begin = 0; begin < cf; begin += kChunk) {
+    int64_t size = std::min(kChunk, cf - begin);
+    for (unsigned k = 0; k < 9; ++k)
+      std::memcpy(&filter[k * kChunk], bytes->data() + (k * cf + begin) * 4,
+                  size * sizeof(float));
+    // Along kh first: rows[xi][kw][e].
+    std::fill(rows.begin(), rows.end(), 0.0);
+    for (unsigned xi = 0; xi < alpha; ++xi)
+      for (unsigned kh = 0; kh < 3; ++kh)
+        if (double g = wm.gAt(xi, kh); g != 0.0)
+          for (unsigned kw = 0; kw < 3; ++kw) {
+            double *out = &rows[(xi * 3 + kw) * kChunk];
+            const float *in = &filter[(kh * 3 + kw) * kChunk];
+            for (int64_t e = 0; e < size; ++e)
+              out[e] += g * in[e];
+          }
+    for (unsigned xi = 0; xi < alpha; ++xi)
+      for (unsigned nu = 0; nu < alpha; ++nu) {
+        std::fill(acc.begin(), acc.end(), 0.0);
+        for (unsigned kw = 0; kw < 3; ++kw)
+          if (double g = wm.gAt(nu, kw); g != 0.0) {
+            const double *in = &rows[(xi * 3 + kw) * kChunk];
+            for (int64_t e = 0; e < size; ++e)
+              acc[e] += g * in[e];
+          }
+        char *out = &u[((xi * alpha + nu) * cf + begin) * sizeof(float)];
+        for (int64_t e = 0; e < size; ++e) {
+          float value = static_cast<float>(acc[e]);
+          std::memcpy(out + e * sizeof(float), &value, sizeof(float));
         }
-      char *out = &u[(xi * alpha + nu) * cf * sizeof(float)];
-      for (int64_t e = 0; e < cf; ++e) {
-        float value = static_cast<float>(acc[e]);
-        std::memcpy(out + e * sizeof(float), &value, sizeof(float));
       }
-    }
+  }
   return u;
 }
 
