@@ -39,3 +39,30 @@ func.func @min_max_kept(%a: f32, %b: f32) -> (f32, f32, f32) {
   %m = arith.maxnumf %a, %b : f32
   return %x, %n, %m : f32, f32, f32
 }
+
+// -----
+
+// The ops are found inside loops too, an unsigned ceil division among them;
+// conversions between other float types stay, and nothing else is folded
+// (the constant additions are left to the canonicalizations after).
+// CHECK-LABEL: func @nested_and_others_kept
+// CHECK:         arith.addi %{{.*}}, %{{.*}} : index
+// CHECK:         scf.for
+// CHECK-NOT:       arith.ceildivui
+// CHECK-NOT:       arith.floordivsi
+// CHECK:           arith.divui
+// CHECK:           arith.extf %{{.*}} : f16 to f32
+// CHECK-NOT:       arith.extf %{{.*}} : bf16
+func.func @nested_and_others_kept(%a: i32, %b: i32, %h: f16, %x: bf16, %n: index) -> (i32, f32, f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %two = arith.addi %c1, %c1 : index
+  %r:3 = scf.for %i = %c0 to %n step %two iter_args(%s = %a, %f = %a, %g = %a) -> (i32, i32, i32) {
+    %q = arith.ceildivui %s, %b : i32
+    %p = arith.floordivsi %f, %b : i32
+    scf.yield %q, %p, %g : i32, i32, i32
+  }
+  %e = arith.extf %h : f16 to f32
+  %y = arith.extf %x : bf16 to f32
+  return %r#0, %e, %y : i32, f32, f32
+}

@@ -8,6 +8,7 @@
 
 #include "polyblocks/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -27,10 +28,25 @@ struct ExpandArithPass
   using PBExpandArithBase::PBExpandArithBase;
 
   void runOnOperation() override {
+    // The ops the patterns rewrite, and only those: a network's function
+    // holds hundreds of thousands of ops and a handful of these, and a
+    // rewrite of the whole function would fold and simplify it all again
+    // (the canonicalizations after this pass do that).
+    SmallVector<Operation *> candidates;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<arith::ExtFOp, arith::TruncFOp, arith::CeilDivSIOp,
+              arith::CeilDivUIOp, arith::FloorDivSIOp>(op))
+        candidates.push_back(op);
+    });
+    if (candidates.empty())
+      return;
     RewritePatternSet patterns(&getContext());
     arith::populateExpandBFloat16Patterns(patterns);
     arith::populateCeilFloorDivExpandOpsPatterns(patterns);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    if (failed(
+            applyOpPatternsGreedily(candidates, std::move(patterns), config)))
       return signalPassFailure();
   }
 };
