@@ -1,4 +1,7 @@
-// RUN: pb-opt %s -split-input-file -pb-approximate-math | FileCheck %s
+// RUN: pb-opt %s -split-input-file -pb-approximate-math -canonicalize | FileCheck %s
+// RUN: pb-opt %s -split-input-file -pb-approximate-math | FileCheck %s --check-prefix=ONLY
+// (-canonicalize: the constants the rewrites make in place are shared and
+// hoisted, as by the canonicalization after this pass in S4.)
 
 // f32 exp, scalar or vector, becomes inline arithmetic: no math.exp is left
 // (no libm call). k = round(x log2(e)) comes from adding 1.5 * 2^23 + 127
@@ -67,4 +70,24 @@ func.func @left_to_libm(%x: f64, %y: f32) -> (f64, f32) {
   %a = math.exp %x : f64
   %b = math.sin %y : f32
   return %a, %b : f64, f32
+}
+
+// -----
+
+// Only the math ops are rewritten, inside loops too; nothing else is folded.
+// ONLY-LABEL: func @only_math_ops
+// ONLY:         arith.addi %{{.*}}, %{{.*}} : index
+// ONLY:         scf.for
+// ONLY-NOT:       math.exp
+// ONLY:           math.fma
+// ONLY:         return
+func.func @only_math_ops(%x: f32, %n: index) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %two = arith.addi %c1, %c1 : index
+  %r = scf.for %i = %c0 to %n step %two iter_args(%acc = %x) -> (f32) {
+    %e = math.exp %acc : f32
+    scf.yield %e : f32
+  }
+  return %r : f32
 }

@@ -236,7 +236,19 @@ struct ApproximateMathPass
           patterns, polyblocks::isApproximatedMathOp);
     }
     patterns.add<ExpF32Approximation>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    // Every pattern rewrites a math op: those, and what they expand into,
+    // are all that is rewritten (not a greedy pass over a network's
+    // hundreds of thousands of other ops).
+    SmallVector<Operation *> mathOps;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<math::MathDialect>(op->getDialect()))
+        mathOps.push_back(op);
+    });
+    if (mathOps.empty())
+      return;
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    if (failed(applyOpPatternsGreedily(mathOps, std::move(patterns), config)))
       return signalPassFailure();
     if (!complete)
       return;
