@@ -164,25 +164,25 @@ void transposeElements(ArrayRef<char> in, MutableArrayRef<char> out,
   SmallVector<int64_t> outer(shape);
   outer[inner] = outer[last] = 1;
   auto copyBlock = [&](ArrayRef<int64_t> offsets) {
-    const char *from = in.data() + offsets[0] * elementBytes;
-    char *to = out.data() + offsets[1] * elementBytes;
-    int64_t rows = shape[last], cols = shape[inner];
+    // Typed copies for the usual element sizes, memcpy for the others.
+    auto copy = [&](auto element) {
+      using Element = std::remove_pointer_t<decltype(element)>;
+      transposeBlock<Element>(in.data() + offsets[0] * elementBytes,
+                              out.data() + offsets[1] * elementBytes,
+                              shape[last], shape[inner], strides[last],
+                              outStrides[inner], elementBytes);
+    };
     switch (elementBytes) {
     case 1:
-      return transposeBlock<uint8_t>(from, to, rows, cols, strides[last],
-                                     outStrides[inner], elementBytes);
+      return copy(static_cast<uint8_t *>(nullptr));
     case 2:
-      return transposeBlock<uint16_t>(from, to, rows, cols, strides[last],
-                                      outStrides[inner], elementBytes);
+      return copy(static_cast<uint16_t *>(nullptr));
     case 4:
-      return transposeBlock<uint32_t>(from, to, rows, cols, strides[last],
-                                      outStrides[inner], elementBytes);
+      return copy(static_cast<uint32_t *>(nullptr));
     case 8:
-      return transposeBlock<uint64_t>(from, to, rows, cols, strides[last],
-                                      outStrides[inner], elementBytes);
+      return copy(static_cast<uint64_t *>(nullptr));
     default:
-      return transposeBlock<void>(from, to, rows, cols, strides[last],
-                                  outStrides[inner], elementBytes);
+      return copy(static_cast<void *>(nullptr));
     }
   };
   walkRowMajor(outer, {strides, outStrides}, copyBlock);
