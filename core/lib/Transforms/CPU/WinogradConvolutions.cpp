@@ -152,7 +152,8 @@ transformFilter(ElementsAttr init, const WinogradConv &wc,
   for (int64_t begin = 0; begin < cf; begin += kChunk) {
     int64_t size = std::min(kChunk, cf - begin);
     for (unsigned k = 0; k < 9; ++k)
-      std::memcpy(&filter[k * kChunk], bytes->data() + (k * cf + begin) * 4,
+      std::memcpy(&filter[k * kChunk],
+                  bytes->data() + (k * cf + begin) * sizeof(float),
                   size * sizeof(float));
     // Along kh first: rows[xi][kw][e].
     std::fill(rows.begin(), rows.end(), 0.0);

@@ -7,12 +7,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "polyblocks/Transforms/Passes.h"
+#include "polyblocks/Transforms/Utils/Rewrites.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #define DEBUG_TYPE "pb-approximate-math"
@@ -236,19 +236,9 @@ struct ApproximateMathPass
           patterns, polyblocks::isApproximatedMathOp);
     }
     patterns.add<ExpF32Approximation>(&getContext());
-    // Every pattern rewrites a math op: those, and what they expand into,
-    // are all that is rewritten (not a greedy pass over a network's
-    // hundreds of thousands of other ops).
-    SmallVector<Operation *> mathOps;
-    getOperation()->walk([&](Operation *op) {
-      if (isa<math::MathDialect>(op->getDialect()))
-        mathOps.push_back(op);
-    });
-    if (mathOps.empty())
-      return;
-    GreedyRewriteConfig config;
-    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
-    if (failed(applyOpPatternsGreedily(mathOps, std::move(patterns), config)))
+    // The math ops and what they expand into, not the program's other ops.
+    if (failed(polyblocks::applyPatternsToRootOps(getOperation(),
+                                                  std::move(patterns))))
       return signalPassFailure();
     if (!complete)
       return;

@@ -8,9 +8,9 @@
 
 #include "polyblocks/Transforms/Passes.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "polyblocks/Transforms/Utils/Rewrites.h"
+
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #define DEBUG_TYPE "pb-expand-arith"
 
@@ -28,25 +28,13 @@ struct ExpandArithPass
   using PBExpandArithBase::PBExpandArithBase;
 
   void runOnOperation() override {
-    // The ops the patterns rewrite, and only those: a network's function
-    // holds hundreds of thousands of ops and a handful of these, and a
-    // rewrite of the whole function would fold and simplify it all again
-    // (the canonicalizations after this pass do that).
-    SmallVector<Operation *> candidates;
-    getOperation()->walk([&](Operation *op) {
-      if (isa<arith::ExtFOp, arith::TruncFOp, arith::CeilDivSIOp,
-              arith::CeilDivUIOp, arith::FloorDivSIOp>(op))
-        candidates.push_back(op);
-    });
-    if (candidates.empty())
-      return;
     RewritePatternSet patterns(&getContext());
     arith::populateExpandBFloat16Patterns(patterns);
     arith::populateCeilFloorDivExpandOpsPatterns(patterns);
-    GreedyRewriteConfig config;
-    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
-    if (failed(
-            applyOpPatternsGreedily(candidates, std::move(patterns), config)))
+    // The ops the patterns rewrite, and only those: the canonicalizations
+    // after this pass fold and simplify the rest.
+    if (failed(polyblocks::applyPatternsToRootOps(getOperation(),
+                                                  std::move(patterns))))
       return signalPassFailure();
   }
 };

@@ -97,28 +97,23 @@ void walkRowMajor(ArrayRef<int64_t> shape,
 
 /// Copies the `rows` x `cols` block at `in` (a row `inRowStride` elements
 /// after the last, columns adjacent) transposed to `out` (a row
-/// `outRowStride` elements after the last), in squares of kBlock.
-template <typename Element>
+/// `outRowStride` elements after the last), in squares of kBlock; elements
+/// of kBytes each (a constant the copies are compiled for), or of
+/// `elementBytes` when kBytes is 0.
+template <int64_t kBytes>
 static void transposeBlock(const char *in, char *out, int64_t rows,
                            int64_t cols, int64_t inRowStride,
                            int64_t outRowStride, int64_t elementBytes) {
   constexpr int64_t kBlock = 16;
+  int64_t bytes = kBytes ? kBytes : elementBytes;
   for (int64_t r0 = 0; r0 < rows; r0 += kBlock)
     for (int64_t c0 = 0; c0 < cols; c0 += kBlock) {
       int64_t rEnd = std::min(rows, r0 + kBlock);
       int64_t cEnd = std::min(cols, c0 + kBlock);
       for (int64_t c = c0; c < cEnd; ++c)
-        for (int64_t r = r0; r < rEnd; ++r) {
-          const char *from = in + (r * inRowStride + c) * elementBytes;
-          char *to = out + (c * outRowStride + r) * elementBytes;
-          if constexpr (std::is_void_v<Element>) {
-            std::memcpy(to, from, elementBytes);
-          } else {
-            Element value;
-            std::memcpy(&value, from, sizeof(Element));
-            std::memcpy(to, &value, sizeof(Element));
-          }
-        }
+        for (int64_t r = r0; r < rEnd; ++r)
+          std::memcpy(out + (c * outRowStride + r) * bytes,
+                      in + (r * inRowStride + c) * bytes, bytes);
     }
 }
 
@@ -163,29 +158,27 @@ void transposeElements(ArrayRef<char> in, MutableArrayRef<char> out,
   SmallVector<int64_t> outStrides = computeStrides(shape);
   SmallVector<int64_t> outer(shape);
   outer[inner] = outer[last] = 1;
-  auto copyBlock = [&](ArrayRef<int64_t> offsets) {
-    // Typed copies for the usual element sizes, memcpy for the others.
-    auto copy = [&](auto element) {
-      using Element = std::remove_pointer_t<decltype(element)>;
-      transposeBlock<Element>(in.data() + offsets[0] * elementBytes,
-                              out.data() + offsets[1] * elementBytes,
-                              shape[last], shape[inner], strides[last],
-                              outStrides[inner], elementBytes);
-    };
-    switch (elementBytes) {
-    case 1:
-      return copy(static_cast<uint8_t *>(nullptr));
-    case 2:
-      return copy(static_cast<uint16_t *>(nullptr));
-    case 4:
-      return copy(static_cast<uint32_t *>(nullptr));
-    case 8:
-      return copy(static_cast<uint64_t *>(nullptr));
-    default:
-      return copy(static_cast<void *>(nullptr));
-    }
+  auto transposeBlocks = [&](auto elementSize) {
+    walkRowMajor(outer, {strides, outStrides}, [&](ArrayRef<int64_t> offsets) {
+      transposeBlock<decltype(elementSize)::value>(
+          in.data() + offsets[0] * elementBytes,
+          out.data() + offsets[1] * elementBytes, shape[last], shape[inner],
+          strides[last], outStrides[inner], elementBytes);
+    });
   };
-  walkRowMajor(outer, {strides, outStrides}, copyBlock);
+  // Copies of a constant size for the usual element sizes.
+  switch (elementBytes) {
+  case 1:
+    return transposeBlocks(std::integral_constant<int64_t, 1>());
+  case 2:
+    return transposeBlocks(std::integral_constant<int64_t, 2>());
+  case 4:
+    return transposeBlocks(std::integral_constant<int64_t, 4>());
+  case 8:
+    return transposeBlocks(std::integral_constant<int64_t, 8>());
+  default:
+    return transposeBlocks(std::integral_constant<int64_t, 0>());
+  }
 }
 
 std::optional<SmallVector<APFloat>> getFloatElements(ElementsAttr attr) {
