@@ -12,7 +12,6 @@
 
 #include "polyblocks/Interface/KernelInterface.h"
 
-#include "mlir/AsmParser/AsmParserState.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -29,16 +28,16 @@ namespace polyblocks {
 /// A parsed, checked input program with the signatures of its entry points.
 struct Program {
   mlir::OwningOpRef<mlir::ModuleOp> module;
-  /// SSA names and source ranges of the parsed IR.
-  mlir::AsmParserState asmState;
   std::vector<KernelSignature> signatures;
 
   const KernelSignature *lookup(llvm::StringRef name) const;
 };
 
-/// Parses the last buffer of `sourceMgr` (parseKernelSource), verifies it
-/// and checks it (checkInputProgram). Diagnostics go to the context's
-/// handlers; on failure nothing is returned.
+/// Parses the last buffer of `sourceMgr` (parseKernelSource; the builtin
+/// resources that end it, a network's weights, through
+/// decodeBuiltinResources when it reads them), verifies it and checks it
+/// (checkInputProgram). Diagnostics go to the context's handlers; on
+/// failure nothing is returned.
 std::unique_ptr<Program> parseProgram(const llvm::SourceMgr &sourceMgr,
                                       mlir::MLIRContext &context);
 
