@@ -7,16 +7,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "polyblocks/Driver/Program.h"
 #include "polyblocks/Driver/ResourceSection.h"
+#include "polyblocks/Driver/Program.h"
 #include "polyblocks/InitAll.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinDialect.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -127,7 +127,8 @@ protected:
     EXPECT_TRUE(program);
     MLIRContext reference;
     reference.appendDialectRegistry(registry);
-    OwningOpRef<ModuleOp> parsed = parseSourceString<ModuleOp>(text, &reference);
+    OwningOpRef<ModuleOp> parsed =
+        parseSourceString<ModuleOp>(text, &reference);
     EXPECT_TRUE(parsed);
     if (!program || !parsed)
       return {};
@@ -189,8 +190,6 @@ TEST_F(ResourceSectionTest, OtherFormsGoToTheParser) {
   std::string entries = "weights: \"" + blob + "\", bias.1$: \"" + bias + "\"";
   // Forms the parser reads and decodeBuiltinResources leaves to it.
   std::vector<std::string> sections = {
-      // a comment
-      builtin("// the weights\n" + entries),
       // quoted keys
       builtin("\"weights\": \"" + blob + "\", \"bias.1$\": \"" + bias + "\""),
       // external resources beside the dialect's
@@ -204,6 +203,16 @@ TEST_F(ResourceSectionTest, OtherFormsGoToTheParser) {
     std::map<std::string, BlobContents> blobs = expectSameAsParser(text);
     EXPECT_EQ(blobs["bias.1$"].bytes, (std::vector<uint8_t>{7, 8, 9}));
   }
+  // Comments, which the lexer skips as it does whitespace.
+  std::string commented = makeProgram(
+      "// the weights\n{-# // of the layer\n dialect_resources: {\n builtin: "
+      "{\n// first\n" +
+      entries + " // last\n }\n }\n#-}\n// the end");
+  std::optional<BuiltinResources> decoded = decodeBuiltinResources(commented);
+  ASSERT_TRUE(decoded);
+  EXPECT_EQ(decoded->blobs.size(), 2u);
+  EXPECT_EQ(expectSameAsParser(commented)["bias.1$"].bytes,
+            (std::vector<uint8_t>{7, 8, 9}));
   // No section; an empty one.
   EXPECT_FALSE(decodeBuiltinResources(makeProgram("")));
   std::optional<BuiltinResources> empty =
@@ -281,9 +290,8 @@ TEST_F(ResourceSectionTest, ASecondProgramInTheSameContext) {
   std::vector<std::vector<uint8_t>> bytesB;
   for (auto &[key, contents] : blobsB)
     bytesB.push_back(contents.bytes);
-  llvm::sort(bytesB, [](const auto &x, const auto &y) {
-    return x.size() < y.size();
-  });
+  llvm::sort(bytesB,
+             [](const auto &x, const auto &y) { return x.size() < y.size(); });
   EXPECT_EQ(bytesB[0], (std::vector<uint8_t>{5, 6, 7}));
   EXPECT_EQ(bytesB[1], second);
 }

@@ -63,7 +63,16 @@ public:
   }
 
 private:
-  void skipSpace() { rest = rest.ltrim(" \t\r\n"); }
+  /// Skips whitespace and comments (// to the end of the line).
+  void skipSpace() {
+    while (true) {
+      rest = rest.ltrim(" \t\r\n");
+      if (!rest.starts_with("//"))
+        return;
+      size_t end = rest.find_first_of("\r\n");
+      rest = end == StringRef::npos ? StringRef() : rest.drop_front(end);
+    }
+  }
 
   StringRef rest;
 };
@@ -134,10 +143,10 @@ std::optional<BuiltinResources> decodeBuiltinResources(StringRef text) {
   if (start == StringRef::npos)
     return std::nullopt;
   SectionReader reader(text.drop_front(start));
-  if (!reader.consume("{-#") || reader.bareIdentifier() != "dialect_resources" ||
-      !reader.consume(":") || !reader.consume("{") ||
-      reader.bareIdentifier() != "builtin" || !reader.consume(":") ||
-      !reader.consume("{"))
+  if (!reader.consume("{-#") ||
+      reader.bareIdentifier() != "dialect_resources" || !reader.consume(":") ||
+      !reader.consume("{") || reader.bareIdentifier() != "builtin" ||
+      !reader.consume(":") || !reader.consume("{"))
     return std::nullopt;
   BuiltinResources resources;
   resources.irSize = start;
@@ -176,8 +185,7 @@ bool anyBuiltinResourceInContext(MLIRContext &context,
   });
 }
 
-void attachBuiltinResources(MLIRContext &context,
-                            BuiltinResources &resources) {
+void attachBuiltinResources(MLIRContext &context, BuiltinResources &resources) {
   DialectResourceBlobManager &manager = getBuiltinBlobManager(context);
   for (auto &[key, blob] : resources.blobs) {
     if (DialectResourceBlobManager::BlobEntry *entry = manager.lookup(key))

@@ -47,8 +47,8 @@ struct BuiltinResources {
 /// Decodes the section of `text` that holds the builtin dialect's resources
 /// and nothing else, when the text ends with one. Nothing when it has none,
 /// or the section is in a form this does not read (other dialects' or
-/// external resources, comments, quoted keys, a string that is not a blob's
-/// hex with a power-of-2 alignment first): the parser reads those.
+/// external resources, quoted keys, a string that is not a blob's hex with
+/// a power-of-2 alignment first): the parser reads those.
 std::optional<BuiltinResources> decodeBuiltinResources(llvm::StringRef text);
 
 /// Whether `context` already holds a builtin resource of one of
