@@ -29,9 +29,7 @@ std::unique_ptr<Program> parseProgram(const llvm::SourceMgr &sourceMgr,
   const llvm::MemoryBuffer *buffer =
       sourceMgr.getMemoryBuffer(sourceMgr.getNumBuffers());
   std::optional<BuiltinResources> resources =
-      decodeBuiltinResources(buffer->getBuffer());
-  if (resources && anyBuiltinResourceInContext(context, *resources))
-    resources.reset();
+      decodeBuiltinResources(buffer->getBuffer(), &context);
   llvm::SourceMgr irOnly;
   if (resources)
     irOnly.AddNewSourceBuffer(

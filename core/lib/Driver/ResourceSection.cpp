@@ -136,7 +136,14 @@ static std::optional<AsmResourceBlob> decodeBlob(StringRef body) {
   return blob;
 }
 
-std::optional<BuiltinResources> decodeBuiltinResources(StringRef text) {
+/// The blob manager of the builtin dialect's resources in `context`.
+static DialectResourceBlobManager &getBuiltinBlobManager(MLIRContext &context) {
+  return DenseResourceElementsHandle::getManagerInterface(&context)
+      .getBlobManager();
+}
+
+std::optional<BuiltinResources> decodeBuiltinResources(StringRef text,
+                                                       MLIRContext *context) {
   // The first: one in a string of the IR is not followed by a section that
   // ends the text, and leaves the text to the parser.
   size_t start = text.find("{-#");
@@ -148,8 +155,9 @@ std::optional<BuiltinResources> decodeBuiltinResources(StringRef text) {
       !reader.consume("{") || reader.bareIdentifier() != "builtin" ||
       !reader.consume(":") || !reader.consume("{"))
     return std::nullopt;
-  BuiltinResources resources;
-  resources.irSize = start;
+  // The entries' keys and strings first: nothing is decoded for a section
+  // left to the parser.
+  SmallVector<std::pair<StringRef, StringRef>> entries;
   if (!reader.consume("}")) {
     do {
       std::optional<StringRef> key = reader.bareIdentifier();
@@ -158,31 +166,29 @@ std::optional<BuiltinResources> decodeBuiltinResources(StringRef text) {
       std::optional<StringRef> body = reader.stringBody();
       if (!body)
         return std::nullopt;
-      std::optional<AsmResourceBlob> blob = decodeBlob(*body);
-      if (!blob)
-        return std::nullopt;
-      resources.blobs.emplace_back(key->str(), std::move(*blob));
+      entries.emplace_back(*key, *body);
     } while (reader.consume(","));
     if (!reader.consume("}"))
       return std::nullopt;
   }
   if (!reader.consume("}") || !reader.consume("#-}") || !reader.atEnd())
     return std::nullopt;
+  if (context) {
+    DialectResourceBlobManager &manager = getBuiltinBlobManager(*context);
+    if (llvm::any_of(entries, [&](const auto &entry) {
+          return manager.lookup(entry.first) != nullptr;
+        }))
+      return std::nullopt;
+  }
+  BuiltinResources resources;
+  resources.irSize = start;
+  for (auto [key, body] : entries) {
+    std::optional<AsmResourceBlob> blob = decodeBlob(body);
+    if (!blob)
+      return std::nullopt;
+    resources.blobs.emplace_back(key.str(), std::move(*blob));
+  }
   return resources;
-}
-
-/// The blob manager of the builtin dialect's resources in `context`.
-static DialectResourceBlobManager &getBuiltinBlobManager(MLIRContext &context) {
-  return DenseResourceElementsHandle::getManagerInterface(&context)
-      .getBlobManager();
-}
-
-bool anyBuiltinResourceInContext(MLIRContext &context,
-                                 const BuiltinResources &resources) {
-  DialectResourceBlobManager &manager = getBuiltinBlobManager(context);
-  return llvm::any_of(resources.blobs, [&](const auto &entry) {
-    return manager.lookup(entry.first) != nullptr;
-  });
 }
 
 void attachBuiltinResources(MLIRContext &context, BuiltinResources &resources) {

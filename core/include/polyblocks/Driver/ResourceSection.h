@@ -14,10 +14,10 @@
 //
 // Twice the weights' size in characters, most of the text. The MLIR parser
 // lexes each string character by character, then decodes it into a copy,
-// then copies it into its blob (0.4 s of ResNet-18's 94 MB, 0.9 s of
-// ResNet-50's 205 MB). This reads that section alone and decodes each
-// string straight into its blob; the parser reads the IR before it. A
-// section in any other form is left to the parser, which also reports
+// then copies it into its blob (bench/RESULTS.md, compile time, ninth
+// step: most of the parse of a network). This reads that section alone and
+// decodes each string straight into its blob; the parser reads the IR before
+// it. A section in any other form is left to the parser, which also reports
 // what is wrong with it.
 //
 //===----------------------------------------------------------------------===//
@@ -48,15 +48,13 @@ struct BuiltinResources {
 /// and nothing else, when the text ends with one. Nothing when it has none,
 /// or the section is in a form this does not read (other dialects' or
 /// external resources, quoted keys, a string that is not a blob's hex with
-/// a power-of-2 alignment first): the parser reads those.
-std::optional<BuiltinResources> decodeBuiltinResources(llvm::StringRef text);
-
-/// Whether `context` already holds a builtin resource of one of
-/// `resources`' keys (a text parsed before into the same context). The
-/// parser then gives the IR's resource a new key, which only it knows: the
-/// whole text must go to the parser.
-bool anyBuiltinResourceInContext(mlir::MLIRContext &context,
-                                 const BuiltinResources &resources);
+/// a power-of-2 alignment first): the parser reads those. Nothing too, and
+/// no string decoded, when `context` already holds a builtin resource of
+/// one of the section's keys (a text parsed before into it): the parser
+/// then gives the IR's resources new keys, which only it knows.
+std::optional<BuiltinResources>
+decodeBuiltinResources(llvm::StringRef text,
+                       mlir::MLIRContext *context = nullptr);
 
 /// Gives `resources`' blobs to the builtin dialect of `context` once the IR
 /// before the section is parsed, as the parser would have had it read the
