@@ -218,8 +218,7 @@ static llvm::Error renderLinkedHostCode(ModuleOp module, const OutputKind &kind,
     // A large program in parts, on several threads.
     CodegenSplit split = chooseCodegenSplit(options.codegenThreads);
     if (llvm::Error err =
-            emitObjects(module, **tm, split.parts, split.minInstructions, files,
-                        timing, translated))
+            emitObjects(module, **tm, split, files, timing, translated))
       return err;
   }
   if (!shared) {

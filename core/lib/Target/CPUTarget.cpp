@@ -371,8 +371,7 @@ static llvm::Error compilePart(llvm::ArrayRef<char> bitcode,
 }
 
 llvm::Error emitObjects(
-    ModuleOp module, llvm::TargetMachine &tm, unsigned threads,
-    uint64_t minSplitInstructions,
+    ModuleOp module, llvm::TargetMachine &tm, const CodegenSplit &split,
     llvm::function_ref<llvm::Expected<std::vector<std::string>>(unsigned)>
         files,
     TimingScope *timing, llvm::function_ref<void()> translated) {
@@ -382,9 +381,9 @@ llvm::Error emitObjects(
   if (!llvmModule)
     return llvmModule.takeError();
   std::vector<llvm::SmallVector<char, 0>> parts;
-  if (threads > 1) {
+  if (split.parts > 1) {
     TimingScope splitting = nestTiming(timing, "split into parts");
-    parts = splitModule(**llvmModule, threads, minSplitInstructions);
+    parts = splitModule(**llvmModule, split);
   }
   llvm::Expected<std::vector<std::string>> paths = files(parts.size() + 1);
   if (!paths)

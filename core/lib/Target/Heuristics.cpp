@@ -209,10 +209,12 @@ uint64_t chooseThreadsPerBlock(const GPUChipModel &chip, uint64_t iterations,
 CodegenSplit chooseCodegenSplit(unsigned requested) {
   constexpr unsigned kMaxParts = 8;
   constexpr uint64_t kMinInstructions = 20000;
+  constexpr uint64_t kConstantBytesPerInstruction = 64 * 1024;
   if (requested)
-    return {requested, 0};
+    return {requested, 0, kConstantBytesPerInstruction};
   unsigned threads = llvm::hardware_concurrency().compute_thread_count();
-  return {std::clamp(threads, 1u, kMaxParts), kMinInstructions};
+  return {std::clamp(threads, 1u, kMaxParts), kMinInstructions,
+          kConstantBytesPerInstruction};
 }
 
 } // namespace polyblocks

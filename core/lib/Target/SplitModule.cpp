@@ -15,7 +15,7 @@
 //   3. The loops are dealt out to the parts, largest first, each to the part
 //      with the fewest instructions so far; part 0 keeps everything else
 //      (the entry points, the regions' remaining code, the thread pool, the
-//      weights).
+//      weights), its weights' writing counted as instructions too.
 //   4. What a moved loop refers to and was local to the module (weights,
 //      the work-claim functions) is made external and hidden under a name
 //      unique to the module's entry points, as are the moved loops, so that
@@ -60,6 +60,17 @@ namespace {
 
 /// Functions smaller than this keep their loops.
 constexpr uint64_t kMinInstructionsToOutline = 1000;
+
+/// Bytes of the constant data `module` defines (a network's weights), which
+/// part 0 keeps and writes.
+uint64_t countConstantBytes(const Module &module) {
+  const DataLayout &layout = module.getDataLayout();
+  uint64_t bytes = 0;
+  for (const GlobalVariable &global : module.globals())
+    if (global.isConstant() && global.hasInitializer())
+      bytes += layout.getTypeAllocSize(global.getValueType()).getFixedValue();
+  return bytes;
+}
 
 /// Loops smaller than this stay where they are (a call per loop is not
 /// worth it, and they would not move the balance).
@@ -294,8 +305,10 @@ void externalize(GlobalValue &global, StringRef tag) {
 
 } // namespace
 
-std::vector<SmallVector<char, 0>> splitModule(Module &module, unsigned parts,
-                                              uint64_t minInstructions) {
+std::vector<SmallVector<char, 0>> splitModule(Module &module,
+                                              const CodegenSplit &split) {
+  unsigned parts = split.parts;
+  uint64_t minInstructions = split.minInstructions;
   std::vector<SmallVector<char, 0>> moved;
   if (parts < 2)
     return moved;
@@ -341,6 +354,8 @@ std::vector<SmallVector<char, 0>> splitModule(Module &module, unsigned parts,
   for (const Function &fn : module)
     load[0] += countInstructions(fn);
   load[0] -= outlinedTotal;
+  if (split.constantBytesPerInstruction)
+    load[0] += countConstantBytes(module) / split.constantBytesPerInstruction;
   DenseMap<Function *, unsigned> partOf;
   for (auto [size, fn] : bySize) {
     unsigned lightest =

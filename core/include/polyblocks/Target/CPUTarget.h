@@ -8,6 +8,7 @@
 #ifndef POLYBLOCKS_TARGET_CPUTARGET_H
 #define POLYBLOCKS_TARGET_CPUTARGET_H
 
+#include "polyblocks/Target/Heuristics.h"
 #include "polyblocks/Target/MachineModel.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -97,28 +98,29 @@ emitCode(mlir::ModuleOp module, llvm::TargetMachine &tm, CodeKind kind,
          mlir::TimingScope *timing = nullptr,
          llvm::function_ref<void()> translated = nullptr);
 
-/// Cuts `module` into up to `parts` parts for code generation on as many
-/// threads, when it has `minInstructions` instructions or more and its
-/// large functions have enough loops (SplitModule.cpp): moves the top-level
-/// loops of its large functions into functions of their own, deals them
-/// out, and returns parts 1.. as bitcode, `module` keeping part 0. The
+/// Cuts `module` into up to `split.parts` parts for code generation on as
+/// many threads, when it has `split.minInstructions` instructions or more
+/// and its large functions have enough loops (SplitModule.cpp): moves the
+/// top-level loops of its large functions into functions of their own,
+/// deals them out (part 0, which keeps the constant data, counting
+/// `split.constantBytesPerInstruction` bytes of it as one instruction), and
+/// returns parts 1.. as bitcode, `module` keeping part 0. The
 /// parts' objects together define what `module`'s one would, with the
 /// moved loops and what they use from the module external, hidden and
 /// named after its entry points. Returns nothing (the module unchanged but
 /// for outlined loops, perhaps) when it does not split.
-std::vector<llvm::SmallVector<char, 0>>
-splitModule(llvm::Module &module, unsigned parts, uint64_t minInstructions);
+std::vector<llvm::SmallVector<char, 0>> splitModule(llvm::Module &module,
+                                                    const CodegenSplit &split);
 
 /// Translates `module` (S5's output) for `tm` and writes it as relocatable
-/// objects: one, or, when splitModule cuts it into parts for `threads`
-/// threads, one per part, each optimized at -O3 and compiled on a thread of
+/// objects: one, or, when splitModule cuts it into parts as `split` says,
+/// one per part, each optimized at -O3 and compiled on a thread of
 /// its own; linked together (ld -r), they are the one object. Each object
 /// is written straight into a file: `files(n)`, called once, before any is
 /// written, names the n files. `timing` and `translated` are
 /// translateAndOptimize's.
 llvm::Error emitObjects(
-    mlir::ModuleOp module, llvm::TargetMachine &tm, unsigned threads,
-    uint64_t minSplitInstructions,
+    mlir::ModuleOp module, llvm::TargetMachine &tm, const CodegenSplit &split,
     llvm::function_ref<llvm::Expected<std::vector<std::string>>(unsigned)>
         files,
     mlir::TimingScope *timing = nullptr,

@@ -259,11 +259,19 @@ struct CodegenSplit {
   /// about what the other cores save on a small program (a BERT layer:
   /// bench/RESULTS.md, compile time, fourth step).
   uint64_t minInstructions;
+  /// Part 0 also writes the module's constant data (a network's weights):
+  /// code generation writes about this many bytes of it in the time it
+  /// takes to optimize and compile one LLVM instruction, and the parts are
+  /// balanced with part 0 counting its bytes so (0: not counted).
+  uint64_t constantBytesPerInstruction;
 };
 /// For `requested` threads: 0, as many as the host has (at most 8), for
 /// programs of 20,000 instructions or more (ResNet-18 has 37,000,
 /// MobileNetV2 30,000, a BERT layer 6,500); n, n parts for any program
-/// with loops to deal out.
+/// with loops to deal out. Either way 64 KiB of constant data count as one
+/// instruction (bench/RESULTS.md, compile time, tenth step: ResNet-18 at
+/// batch 8, 160 MB of weights, took part 0 0.1-0.2 s more than part 1 with
+/// as many instructions, 12,200, which took 0.8 s).
 CodegenSplit chooseCodegenSplit(unsigned requested);
 
 } // namespace polyblocks
