@@ -1,4 +1,5 @@
-//===- SplitModuleTest.cpp - A module in parts for parallel code generation ===//
+//===- SplitModuleTest.cpp - A module in parts for parallel code generation
+//===//
 
 #include "polyblocks/Target/CPUTarget.h"
 #include "polyblocks/Target/Heuristics.h"
@@ -45,8 +46,8 @@ std::string makeProgram(int loops, uint64_t constantBytes) {
             std::to_string(a - 1) + ", " + std::to_string(l + 1) + ".0\n";
     ir += "  store float " + v + std::to_string(adds) + ", ptr %out\n  " + i +
           ".next = add i64 " + i + ", 1\n  %c" + std::to_string(l) +
-          " = icmp ult i64 " + i + ".next, %n\n  br i1 %c" +
-          std::to_string(l) + ", label %" + loop + ", label %" + next + "\n";
+          " = icmp ult i64 " + i + ".next, %n\n  br i1 %c" + std::to_string(l) +
+          ", label %" + loop + ", label %" + next + "\n";
   }
   ir += "done:\n  store i8 %w, ptr %out\n  ret void\n}\n";
   return ir;
@@ -68,9 +69,8 @@ std::pair<unsigned, unsigned> splitInTwo(int loops, uint64_t constantBytes,
                                          uint64_t bytesPerInstruction) {
   LLVMContext context;
   SMDiagnostic diagnostic;
-  std::unique_ptr<Module> module =
-      parseAssemblyString(makeProgram(loops, constantBytes), diagnostic,
-                          context);
+  std::unique_ptr<Module> module = parseAssemblyString(
+      makeProgram(loops, constantBytes), diagnostic, context);
   EXPECT_TRUE(module) << diagnostic.getMessage().str();
   if (!module)
     return {0, 0};

@@ -356,18 +356,37 @@ static llvm::Error emitObjectFile(llvm::Module &module, llvm::TargetMachine &tm,
   return llvm::Error::success();
 }
 
-/// -O3 and code generation of one part, with `tm` (its own), in a context
-/// of its own: the thread that calls it owns everything it touches.
+/// -O3 and code generation of part `index`, `module`, into the file `path`,
+/// each step timed in a scope of `timing` named after the part (the scopes
+/// of the parts' threads are shown together, each thread's time its own).
+static llvm::Error compilePart(llvm::Module &module, llvm::TargetMachine &tm,
+                               llvm::StringRef path, unsigned index,
+                               TimingScope &timing) {
+  std::string part = "part " + std::to_string(index) + ": ";
+  TimingScope optimizing = timing.nest(part + "optimize LLVM IR (-O3)");
+  optimizeLLVMModule(module, tm);
+  optimizing.stop();
+  TimingScope emitting = timing.nest(
+      part + (index == 0 ? "generate machine code (and the constant data)"
+                         : "generate machine code"));
+  return emitObjectFile(module, tm, path);
+}
+
+/// compilePart for a part given as bitcode, with `tm` (its own), in a
+/// context of its own: the thread that calls it owns everything it touches.
 static llvm::Error compilePart(llvm::ArrayRef<char> bitcode,
-                               llvm::TargetMachine &tm, llvm::StringRef path) {
+                               llvm::TargetMachine &tm, llvm::StringRef path,
+                               unsigned index, TimingScope &timing) {
   llvm::LLVMContext context;
+  TimingScope reading =
+      timing.nest("part " + std::to_string(index) + ": read its bitcode");
   auto part = llvm::parseBitcodeFile(
       llvm::MemoryBufferRef(StringRef(bitcode.data(), bitcode.size()), "part"),
       context);
+  reading.stop();
   if (!part)
     return part.takeError();
-  optimizeLLVMModule(**part, tm);
-  return emitObjectFile(**part, tm, path);
+  return compilePart(**part, tm, path, index, timing);
 }
 
 llvm::Error emitObjects(
@@ -416,12 +435,12 @@ llvm::Error emitObjects(
   std::vector<std::thread> workers;
   for (size_t i = 0; i < parts.size(); ++i)
     workers.emplace_back([&, i] {
-      if (llvm::Error error =
-              compilePart(parts[i], *machines[i], (*paths)[i + 1]))
+      if (llvm::Error error = compilePart(parts[i], *machines[i],
+                                          (*paths)[i + 1], i + 1, compiling))
         failures[i] = llvm::toString(std::move(error));
     });
-  optimizeLLVMModule(**llvmModule, tm);
-  llvm::Error error = emitObjectFile(**llvmModule, tm, paths->front());
+  llvm::Error error =
+      compilePart(**llvmModule, tm, paths->front(), 0, compiling);
   for (std::thread &worker : workers)
     worker.join();
   for (const std::string &failure : failures)
