@@ -15,8 +15,8 @@
 // CPU-NEXT:   ),
 // CPU-NEXT:   pb-register-tile-contraction
 // CPU-NEXT:   func.func(
-// CPU-NEXT:   pb-fuse-epilogues
 // CPU-NEXT:   pb-register-tile-depthwise
+// CPU-NEXT:   pb-fuse-epilogues
 // CPU-NEXT:   pb-forward-fills,
 // CPU-NEXT:   pb-fuse-producer-slices
 // CPU-NEXT:   affine-loop-invariant-code-motion,

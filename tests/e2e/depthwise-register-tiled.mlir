@@ -5,6 +5,7 @@
 // CHECK: PASS @dw_stride2_pad
 // CHECK: PASS @dw_dilated
 // CHECK: PASS @dw_f64
+// CHECK: PASS @dw_shift_relu6
 // Covers: pb-register-tile-depthwise against the reference lowering (on
 // the host's vectors and on AVX2's): a width no tile divides (a last tile
 // of the columns left over), stride 2 after a pad, dilation 2, f64; every
@@ -19,6 +20,10 @@
 // S3-LABEL: func.func @dw_f64
 // S3:         vector.fma {{.*}} : vector<{{[0-9]+}}xf64>
 // S3:         pass = "pb-register-tile-depthwise"
+// S3-LABEL: func.func @dw_shift_relu6
+// S3:         vector.fma
+// S3:         arith.minimumf {{.*}} : vector<
+// S3:         pass = "pb-register-tile-depthwise"{{.*}}pass = "pb-fuse-epilogues"
 func.func @dw_columns_left_over(%in: tensor<1x10x19x32xf32>, %f: tensor<3x3x32xf32>) -> tensor<1x8x17x32xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x8x17x32xf32>
@@ -57,4 +62,23 @@ func.func @dw_f64(%in: tensor<1x6x9x16xf64>, %f: tensor<3x3x16xf64>) -> tensor<1
   %r = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%in, %f : tensor<1x6x9x16xf64>, tensor<3x3x16xf64>) outs(%init : tensor<1x4x7x16xf64>) -> tensor<1x4x7x16xf64>
   return %r : tensor<1x4x7x16xf64>
+}
+
+func.func @dw_shift_relu6(%in: tensor<1x10x19x32xf32>, %f: tensor<3x3x32xf32>, %shift: tensor<32xf32>) -> tensor<1x8x17x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %six = arith.constant 6.0 : f32
+  %e = tensor.empty() : tensor<1x8x17x32xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x17x32xf32>) -> tensor<1x8x17x32xf32>
+  %r = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %f : tensor<1x10x19x32xf32>, tensor<3x3x32xf32>) outs(%init : tensor<1x8x17x32xf32>) -> tensor<1x8x17x32xf32>
+  %act = linalg.generic {indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (c)>, affine_map<(n, h, w, c) -> (n, h, w, c)>],
+                         iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%r, %shift : tensor<1x8x17x32xf32>, tensor<32xf32>) outs(%e : tensor<1x8x17x32xf32>) {
+  ^bb0(%x: f32, %b: f32, %o: f32):
+    %s = arith.addf %x, %b : f32
+    %lo = arith.maximumf %s, %zero : f32
+    %hi = arith.minimumf %lo, %six : f32
+    linalg.yield %hi : f32
+  } -> tensor<1x8x17x32xf32>
+  return %act : tensor<1x8x17x32xf32>
 }

@@ -259,9 +259,9 @@ static void addExperimentalS3Passes(OpPassManager &fpm,
 /// unrolled, unit-stride innermost loops; matmuls with up to half as many
 /// rows as there are vector registers (one accumulator per row, the rest
 /// for Y and the broadcasts) stream Y once, the others are packed for the
-/// register-tiled micro-kernel, the elementwise nest after one computed on
-/// its tiles as they are stored; depthwise convolutions keep their output
-/// columns in registers across the window.
+/// register-tiled micro-kernel; depthwise convolutions keep their output
+/// columns in registers across the window; the elementwise nest after
+/// either computed on its tiles as they are stored.
 /// (The register tiles' pass runs on the module: the panels it packs at
 /// compile time become globals of the module.) Returns the function
 /// pipeline that the passes after it continue.
@@ -276,8 +276,8 @@ static OpPassManager &addCPUMicroKernels(OpPassManager &pm,
   fpm.addPass(createPBStreamSkinnyContraction());
   pm.addPass(createPBRegisterTileContraction());
   OpPassManager &after = pm.nest<func::FuncOp>();
-  after.addPass(createPBFuseEpilogues());
   after.addPass(createPBRegisterTileDepthwise());
+  after.addPass(createPBFuseEpilogues());
   return after;
 }
 

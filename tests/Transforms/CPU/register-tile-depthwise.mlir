@@ -28,7 +28,7 @@
 // CHECK:               affine.vector_store %[[R]]#0, %[[OUT]][%[[H]], %[[W0]], %[[C0]]]
 // CHECK:               affine.vector_store %[[R]]#5, %[[OUT]][%[[H]], %[[W0]] + 5, %[[C0]]]
 // CHECK-NOT:     affine.load
-// CHECK:         } {pb.decisions = [{columns = 6 : i64, fill_folded = false, lanes = 8 : i64, pass = "pb-register-tile-depthwise"
+// CHECK:         } {pb.decisions = [{columns = 6 : i64, fill_folded = false, lanes = 8 : i64, pass = "pb-register-tile-depthwise", stores_once = true
 // CHECK-SAME:    the innermost window loop unrolled (by LLVM), the input vectors neighbouring columns share loaded once", window_row_unrolled = true}
 // With at most 4 columns: six tiles of 3 (the largest divisor of 18 above
 // half the budget).

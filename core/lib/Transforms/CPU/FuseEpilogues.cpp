@@ -2,8 +2,9 @@
 //
 // A register-tiled contraction (pb-register-tile-contraction) stores each
 // tile of its result C once, from vector registers, and so do a Winograd
-// output transform (pb-winograd-convolutions) and a streamed matmul of few
-// rows (pb-stream-skinny-contraction, from its block buffer). When the next
+// output transform (pb-winograd-convolutions), a streamed matmul of few
+// rows (pb-stream-skinny-contraction, from its block buffer) and a
+// depthwise convolution's tiles (pb-register-tile-depthwise). When the next
 // nest is an elementwise map of C (a bias, an activation, a residual add:
 // D[i, j] = f(C[i, j], X[i, j], b[j], ...)), this pass computes f where the
 // tile is stored, on the accumulators themselves, and stores D there:
@@ -72,8 +73,8 @@ struct Epilogue {
 /// Whether `op` is a nest that stores each element of its result once, as
 /// vectors, as its pass recorded (`stores_once`): a register-tiled
 /// contraction whose tiles are stored after the whole reduction (not once
-/// per k block), a Winograd output transform, or a streamed matmul of few
-/// rows.
+/// per k block), a Winograd output transform, a streamed matmul of few
+/// rows, or a depthwise convolution's tiles.
 static bool storesResultOnce(Operation *op) {
   return llvm::any_of(polyblocks::getDecisions(op), [](const auto &d) {
     auto once = d.fields ? d.fields.template getAs<BoolAttr>("stores_once")

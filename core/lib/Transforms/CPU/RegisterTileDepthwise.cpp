@@ -332,7 +332,10 @@ struct RegisterTileDepthwisePass
           {{"columns", b.getI64IntegerAttr(r)},
            {"fill_folded", b.getBoolAttr(bool(fill))},
            {"window_row_unrolled", b.getBoolAttr(unrolled)},
-           {"lanes", b.getI64IntegerAttr(lanes)}});
+           {"lanes", b.getI64IntegerAttr(lanes)},
+           // Each vector of C stored once, after the whole window
+           // (pb-fuse-epilogues computes on it there).
+           {"stores_once", b.getBoolAttr(true)}});
       w.erase();
       if (fill)
         fill->first.erase();
