@@ -6,6 +6,7 @@
 // CHECK: PASS @dw_dilated
 // CHECK: PASS @dw_f64
 // CHECK: PASS @dw_shift_relu6
+// CHECK: PASS @dw1d_leftover_relu6
 // Covers: pb-register-tile-depthwise against the reference lowering (on
 // the host's vectors and on AVX2's): a width no tile divides (a last tile
 // of the columns left over), stride 2 after a pad, dilation 2, f64; every
@@ -81,4 +82,22 @@ func.func @dw_shift_relu6(%in: tensor<1x10x19x32xf32>, %f: tensor<3x3x32xf32>, %
     linalg.yield %hi : f32
   } -> tensor<1x8x17x32xf32>
   return %act : tensor<1x8x17x32xf32>
+}
+
+func.func @dw1d_leftover_relu6(%in: tensor<1x9x16xf32>, %f: tensor<3x16xf32>) -> tensor<1x7x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %six = arith.constant 6.0 : f32
+  %e = tensor.empty() : tensor<1x7x16xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x7x16xf32>) -> tensor<1x7x16xf32>
+  %r = linalg.depthwise_conv_1d_nwc_wc {dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>}
+      ins(%in, %f : tensor<1x9x16xf32>, tensor<3x16xf32>) outs(%init : tensor<1x7x16xf32>) -> tensor<1x7x16xf32>
+  %act = linalg.generic {indexing_maps = [affine_map<(n, w, c) -> (n, w, c)>, affine_map<(n, w, c) -> (n, w, c)>],
+                         iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%r : tensor<1x7x16xf32>) outs(%e : tensor<1x7x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %lo = arith.maximumf %x, %zero : f32
+    %hi = arith.minimumf %lo, %six : f32
+    linalg.yield %hi : f32
+  } -> tensor<1x7x16xf32>
+  return %act : tensor<1x7x16xf32>
 }

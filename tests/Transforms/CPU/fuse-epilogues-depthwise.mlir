@@ -110,3 +110,47 @@ module attributes {pb.machine = {vector_bits = 256 : i64, vector_registers = 16 
     return
   }
 }
+
+// -----
+
+// No loop outside the columns, and a column left over (7 of 6): the whole
+// tiles are one nest, the tile of the leftover column another, after it.
+// The epilogue is not computed on the whole tiles alone: the consumer,
+// which needs every column, stays a nest of its own after both.
+// CHECK-LABEL: func.func @leftover_column_keeps_its_consumer
+// CHECK:         affine.for %{{.*}} = 0 to 6 step 6 {
+// CHECK:         } {pb.decisions = [{columns = 6 : i64{{.*}}stores_once = true
+// CHECK-NOT:     pb-fuse-epilogues
+// CHECK:         affine.vector_store %{{.*}}, %[[C:.*]][6, %{{.*}}] : memref<7x16xf32>, vector<8xf32>
+// CHECK:         affine.for %[[W:.*]] = 0 to 7 {
+// CHECK-NEXT:      affine.for %[[CH:.*]] = 0 to 16 {
+// CHECK-NEXT:        affine.load %[[C]][%[[W]], %[[CH]]] : memref<7x16xf32>
+// CHECK:             arith.minimumf %{{.*}}, %{{.*}} : f32
+// CHECK:         return
+module attributes {pb.machine = {vector_bits = 256 : i64, vector_registers = 16 : i64}} {
+  func.func @leftover_column_keeps_its_consumer(%in: memref<9x16xf32>, %f: memref<3x16xf32>, %d: memref<7x16xf32>) {
+    %six = arith.constant 6.0 : f32
+    %c = memref.alloc() : memref<7x16xf32>
+    affine.for %w = 0 to 7 {
+      affine.for %kw = 0 to 3 {
+        affine.for %ch = 0 to 16 {
+          %x = affine.load %in[%w + %kw, %ch] : memref<9x16xf32>
+          %y = affine.load %f[%kw, %ch] : memref<3x16xf32>
+          %acc = affine.load %c[%w, %ch] : memref<7x16xf32>
+          %p = arith.mulf %x, %y : f32
+          %s = arith.addf %acc, %p : f32
+          affine.store %s, %c[%w, %ch] : memref<7x16xf32>
+        }
+      }
+    }
+    affine.for %w = 0 to 7 {
+      affine.for %ch = 0 to 16 {
+        %v = affine.load %c[%w, %ch] : memref<7x16xf32>
+        %hi = arith.minimumf %v, %six : f32
+        affine.store %hi, %d[%w, %ch] : memref<7x16xf32>
+      }
+    }
+    memref.dealloc %c : memref<7x16xf32>
+    return
+  }
+}
