@@ -1,6 +1,7 @@
 // RUN: %pbtool crosscheck %s | FileCheck %s
+// RUN: %pbtool crosscheck %s --cpu=x86-64-v3 | FileCheck %s
 // RUN: %pbtool compile %s --compile-to=s3 -o - | FileCheck %s --check-prefix=S3
-// RUN: %pbtool compile %s --compile-to=s3 --cpu=x86-64-v3 -o - | FileCheck %s --check-prefix=S3
+// RUN: %pbtool compile %s --compile-to=s3 --cpu=x86-64-v3 -o - | FileCheck %s --check-prefixes=S3,V3
 // CHECK: PASS @dw_columns_left_over
 // CHECK: PASS @dw_stride2_pad
 // CHECK: PASS @dw_dilated
@@ -9,8 +10,11 @@
 // CHECK: PASS @dw1d_leftover_relu6
 // Covers: pb-register-tile-depthwise against the reference lowering (on
 // the host's vectors and on AVX2's): a width no tile divides (a last tile
-// of the columns left over), stride 2 after a pad, dilation 2, f64; every
-// nest's channels are a multiple of the vector width.
+// of the columns left over), stride 2 after a pad, dilation 2, f64; and
+// MobileNet's shift and ReLU6 after it, computed on the tiles
+// (pb-fuse-epilogues), also with a column left over (1-D, 7 columns: tiles
+// of at most 6 on AVX2, hence the runs on x86-64-v3 whatever the host);
+// every nest's channels are a multiple of the vector width.
 // S3-LABEL: func.func @dw_columns_left_over
 // S3:         vector.fma
 // S3:         pass = "pb-register-tile-depthwise"
@@ -25,6 +29,10 @@
 // S3:         vector.fma
 // S3:         arith.minimumf {{.*}} : vector<
 // S3:         pass = "pb-register-tile-depthwise"{{.*}}pass = "pb-fuse-epilogues"
+// V3-LABEL: func.func @dw1d_leftover_relu6
+// V3:         affine.for %{{.*}} = 0 to 6 step 6 {
+// V3:         affine.vector_store %{{.*}}[%{{.*}}, 6, %{{.*}}]
+// V3:         pass = "pb-register-tile-depthwise"{{.*}}pass = "pb-fuse-epilogues"
 func.func @dw_columns_left_over(%in: tensor<1x10x19x32xf32>, %f: tensor<3x3x32xf32>) -> tensor<1x8x17x32xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x8x17x32xf32>

@@ -356,19 +356,27 @@ static llvm::Error emitObjectFile(llvm::Module &module, llvm::TargetMachine &tm,
   return llvm::Error::success();
 }
 
+/// A scope of `timing` for `step` of part `index` (the scopes of the parts'
+/// threads are shown together, each thread's time its own).
+static TimingScope nestPartTiming(TimingScope &timing, unsigned index,
+                                  llvm::StringRef step) {
+  return timing.nest("part " + std::to_string(index) + ": " + step.str());
+}
+
 /// -O3 and code generation of part `index`, `module`, into the file `path`,
-/// each step timed in a scope of `timing` named after the part (the scopes
-/// of the parts' threads are shown together, each thread's time its own).
+/// each step timed in a scope of `timing`.
 static llvm::Error compilePart(llvm::Module &module, llvm::TargetMachine &tm,
                                llvm::StringRef path, unsigned index,
                                TimingScope &timing) {
-  std::string part = "part " + std::to_string(index) + ": ";
-  TimingScope optimizing = timing.nest(part + "optimize LLVM IR (-O3)");
+  TimingScope optimizing =
+      nestPartTiming(timing, index, "optimize LLVM IR (-O3)");
   optimizeLLVMModule(module, tm);
   optimizing.stop();
-  TimingScope emitting = timing.nest(
-      part + (index == 0 ? "generate machine code (and the constant data)"
-                         : "generate machine code"));
+  // Part 0 keeps the module's constant data (splitModule).
+  TimingScope emitting = nestPartTiming(
+      timing, index,
+      index == 0 ? "generate machine code (and the constant data)"
+                 : "generate machine code");
   return emitObjectFile(module, tm, path);
 }
 
@@ -378,8 +386,7 @@ static llvm::Error compilePart(llvm::ArrayRef<char> bitcode,
                                llvm::TargetMachine &tm, llvm::StringRef path,
                                unsigned index, TimingScope &timing) {
   llvm::LLVMContext context;
-  TimingScope reading =
-      timing.nest("part " + std::to_string(index) + ": read its bitcode");
+  TimingScope reading = nestPartTiming(timing, index, "read its bitcode");
   auto part = llvm::parseBitcodeFile(
       llvm::MemoryBufferRef(StringRef(bitcode.data(), bitcode.size()), "part"),
       context);

@@ -61,17 +61,6 @@ namespace {
 /// Functions smaller than this keep their loops.
 constexpr uint64_t kMinInstructionsToOutline = 1000;
 
-/// Bytes of the constant data `module` defines (a network's weights), which
-/// part 0 keeps and writes.
-uint64_t countConstantBytes(const Module &module) {
-  const DataLayout &layout = module.getDataLayout();
-  uint64_t bytes = 0;
-  for (const GlobalVariable &global : module.globals())
-    if (global.isConstant() && global.hasInitializer())
-      bytes += layout.getTypeAllocSize(global.getValueType()).getFixedValue();
-  return bytes;
-}
-
 /// Loops smaller than this stay where they are (a call per loop is not
 /// worth it, and they would not move the balance).
 constexpr uint64_t kMinLoopInstructions = 50;
@@ -88,6 +77,17 @@ uint64_t countInstructions(const Loop &loop) {
   for (const BasicBlock *block : loop.blocks())
     count += block->size();
   return count;
+}
+
+/// Bytes of the constant data `module` defines (a network's weights), which
+/// part 0 keeps and writes.
+uint64_t countConstantBytes(const Module &module) {
+  const DataLayout &layout = module.getDataLayout();
+  uint64_t bytes = 0;
+  for (const GlobalVariable &global : module.globals())
+    if (global.isConstant() && global.hasInitializer())
+      bytes += layout.getTypeAllocSize(global.getValueType()).getFixedValue();
+  return bytes;
 }
 
 /// Appends to `large` the loops to outline for `loop`: itself, or, when it
