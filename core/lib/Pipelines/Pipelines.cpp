@@ -114,7 +114,8 @@ MachineModel PipelineOptions::getMachineModel() const {
 /// factors with their columns innermost (CPU), transposes of weights
 /// and elementwise ops on constants evaluated, batch norms folded into the
 /// convolutions before them, contractions' loops collapsed into a matmul's,
-/// chains of elementwise ops fused, padded tensors computed in place.
+/// chains of elementwise ops fused, 1x1 convolutions as matmuls (CPU),
+/// padded tensors computed in place.
 static void addTensorOptimizations(OpPassManager &pm,
                                    const PipelineOptions &options) {
   OpPassManager &fpm = pm.nest<func::FuncOp>();
@@ -132,6 +133,7 @@ static void addTensorOptimizations(OpPassManager &pm,
   if (!isGPUTarget(options.target)) {
     fpm.addPass(createPBFuseAttention());
     fpm.addPass(createPBTileBatch());
+    fpm.addPass(createPBPointwiseConvsAsMatmuls());
   }
   fpm.addPass(createPBPadInPlace());
   fpm.addPass(createCanonicalizerPass());

@@ -414,6 +414,42 @@ def PBTileBatch : Pass<"pb-tile-batch", "::mlir::func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def PBPointwiseConvsAsMatmuls
+    : Pass<"pb-pointwise-convs-as-matmuls", "::mlir::func::FuncOp"> {
+  let summary = "Compute 1x1 convolutions of unit stride as matmuls of pixels by channels";
+  let description = [{
+    Runs on tensors (CPU), after pb-fuse-elementwise and before
+    pb-pad-in-place. A `linalg.conv_2d_nhwc_hwcf` with a 1x1 filter and
+    unit strides, static shapes, is the matmul
+    `[N * H * W, C] x [C, F]`; the micro-kernel tiles a convolution's
+    rows within one image row (7 pixels: tiles of 4 and 3 rows), a
+    matmul's across them. The elementwise `linalg.generic` that alone
+    reads the convolution's result pixel by pixel (batch norm's shift, an
+    activation, a residual add), if its maps read the pixel dims n, h, w
+    together (or not at all), is reshaped with it, so that
+    pb-fuse-epilogues computes it on the matmul's tiles:
+
+    ```mlir
+    %c = linalg.conv_2d_nhwc_hwcf ... ins(%x, %w : tensor<1x7x7x160xf32>,
+        tensor<1x1x160x960xf32>) outs(%z : tensor<1x7x7x960xf32>)
+    %r = linalg.generic ... ins(%c, %shift : ..., tensor<960x1x1xf32>) ...
+    // becomes
+    %m = linalg.matmul ins(%x2, %w2 : tensor<49x160xf32>, tensor<160x960xf32>)
+        outs(%z2 : tensor<49x960xf32>)
+    %r2 = linalg.generic ... ins(%m, %shift : ..., tensor<960x1x1xf32>) ...
+    %r = tensor.expand_shape %r2 [[0, 1, 2], [3]] ...
+    ```
+
+    (`%x2`, `%w2`, `%z2`: `tensor.collapse_shape`s.) A convolution whose
+    result (or its epilogue's) is padded is left alone: pb-pad-in-place
+    has it write into the padded tensor's interior, whose pixels are not
+    one matrix. (Measured: bench/RESULTS.md, notes on the passes.)
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def PBPadInPlace : Pass<"pb-pad-in-place", "::mlir::func::FuncOp"> {
   let summary = "Compute a padded tensor's interior in place: fill its border first, then insert the producer's result";
   let description = [{
