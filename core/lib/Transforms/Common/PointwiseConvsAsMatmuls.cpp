@@ -153,8 +153,8 @@ static Value collapseInit(RewriterBase &rewriter, Location loc, Value value,
 /// reshape.
 static Value collapseFilter(RewriterBase &rewriter, Location loc, Value value,
                             ArrayRef<ReassociationIndices> groups) {
-  auto type = cast<RankedTensorType>(
-      tensor::CollapseShapeOp::inferCollapsedType(
+  auto type =
+      cast<RankedTensorType>(tensor::CollapseShapeOp::inferCollapsedType(
           cast<RankedTensorType>(value.getType()), groups));
   ElementsAttr attr;
   std::optional<int64_t> elementBytes =
@@ -204,8 +204,8 @@ static void rewriteAsMatmul(RewriterBase &rewriter,
   Value input = collapse(rewriter, loc, conv.getInputs()[0], rows);
   Value filter = collapseFilter(rewriter, loc, conv.getInputs()[1], rows);
   Value init = collapseInit(rewriter, loc, conv.getOutputs()[0], rows);
-  auto matmul = linalg::MatmulOp::create(rewriter, loc, ValueRange{input, filter},
-                                         ValueRange{init});
+  auto matmul = linalg::MatmulOp::create(
+      rewriter, loc, ValueRange{input, filter}, ValueRange{init});
   Value product = matmul->getResult(0);
   auto resultType = cast<RankedTensorType>(conv->getResult(0).getType());
 
