@@ -102,6 +102,39 @@ TEST_F(ConstantDataTest, ReplacedBlobsAreFreedLiveOnesKept) {
   EXPECT_EQ(releaseUnreferencedResources(*module), 0);
 }
 
+// A reshaped weight shares its blob (no bytes copied) and keeps it alive
+// when the constant of the old shape is gone; dense and splat elements
+// reshape to the same values.
+TEST_F(ConstantDataTest, ReshapedConstantsShareTheirBlob) {
+  ASSERT_TRUE(module);
+  arith::ConstantOp b = constant(2);
+  auto type = RankedTensorType::get(
+      {2, 2}, cast<ShapedType>(b.getType()).getElementType());
+  ArrayRef<char> before = dataOf(b);
+  auto matrix = dyn_cast_or_null<DenseResourceElementsAttr>(
+      reshapeConstant(cast<ElementsAttr>(b.getValue()), type));
+  ASSERT_TRUE(matrix);
+  EXPECT_EQ(matrix.getType(), type);
+  b.setValueAttr(matrix);
+  b.getResult().setType(type);
+  EXPECT_EQ(releaseUnreferencedResources(*module), 0);
+  EXPECT_EQ(dataOf(b).data(), before.data());
+  EXPECT_EQ(dataOf(b).size(), 16u);
+
+  auto vector = RankedTensorType::get({4}, type.getElementType());
+  auto dense =
+      DenseElementsAttr::get(type, ArrayRef<float>{1.0f, 2.0f, 3.0f, 4.0f});
+  auto flat = dyn_cast_or_null<DenseElementsAttr>(
+      reshapeConstant(cast<ElementsAttr>(dense), vector));
+  ASSERT_TRUE(flat);
+  EXPECT_EQ(flat.getType(), vector);
+  EXPECT_EQ(*(flat.value_begin<float>() + 3), 4.0f);
+  auto splat = dyn_cast_or_null<SplatElementsAttr>(reshapeConstant(
+      cast<ElementsAttr>(DenseElementsAttr::get(type, 1.5f)), vector));
+  ASSERT_TRUE(splat);
+  EXPECT_EQ(splat.template getSplatValue<float>(), 1.5f);
+}
+
 /// out[i] = in[j], j[permutation[k]] = i[k], one element at a time: the
 /// definition transposeElements must meet.
 std::vector<char> transposeByDefinition(ArrayRef<char> in,

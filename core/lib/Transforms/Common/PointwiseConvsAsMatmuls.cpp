@@ -17,8 +17,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -157,27 +155,11 @@ static Value collapseFilter(RewriterBase &rewriter, Location loc, Value value,
       cast<RankedTensorType>(tensor::CollapseShapeOp::inferCollapsedType(
           cast<RankedTensorType>(value.getType()), groups));
   ElementsAttr attr;
-  std::optional<int64_t> elementBytes =
-      polyblocks::getElementBytes(type.getElementType());
-  if (!elementBytes || !polyblocks::matchConstantThroughReshape(value, &attr))
-    return collapse(rewriter, loc, value, groups);
-  Attribute matrix;
-  if (auto splat = dyn_cast<SplatElementsAttr>(attr)) {
-    matrix = SplatElementsAttr::get(type, splat.getSplatValue<Attribute>());
-  } else if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
-    matrix = dense.reshape(type);
-  } else {
-    std::optional<ArrayRef<char>> bytes =
-        polyblocks::getConstantBytes(attr, *elementBytes);
-    if (!bytes)
-      return collapse(rewriter, loc, value, groups);
-    std::string name;
-    if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr))
-      name = (resource.getRawHandle().getKey() + "_matrix").str();
-    matrix = polyblocks::makeConstant(type, *bytes, name);
-  }
-  return arith::ConstantOp::create(rewriter, loc, type,
-                                   cast<TypedAttr>(matrix));
+  if (polyblocks::matchConstantThroughReshape(value, &attr))
+    if (ElementsAttr matrix = polyblocks::reshapeConstant(attr, type))
+      return arith::ConstantOp::create(rewriter, loc, type,
+                                       cast<TypedAttr>(matrix));
+  return collapse(rewriter, loc, value, groups);
 }
 
 /// Rewrites `conv`, and its epilogue if it has one that can follow, as a

@@ -62,6 +62,16 @@ bool matchConstantThroughReshape(Value value, ElementsAttr *attr) {
   return true;
 }
 
+ElementsAttr reshapeConstant(ElementsAttr attr, ShapedType type) {
+  if (auto splat = dyn_cast<SplatElementsAttr>(attr))
+    return SplatElementsAttr::get(type, splat.getSplatValue<Attribute>());
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr))
+    return dense.reshape(type);
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr))
+    return DenseResourceElementsAttr::get(type, resource.getRawHandle());
+  return nullptr;
+}
+
 ElementsAttr makeConstant(ShapedType type, ArrayRef<char> bytes,
                           StringRef resourceName) {
   if (resourceName.empty())

@@ -37,6 +37,12 @@ std::optional<llvm::ArrayRef<char>> getConstantBytes(mlir::ElementsAttr attr,
 bool matchConstantThroughReshape(mlir::Value value,
                                  mlir::ElementsAttr *attr = nullptr);
 
+/// `attr` with the shape of `type` (the same number of elements, row-major):
+/// a splat or dense elements reshaped, a `dense_resource` sharing its blob
+/// (no bytes copied); null for other constants.
+mlir::ElementsAttr reshapeConstant(mlir::ElementsAttr attr,
+                                   mlir::ShapedType type);
+
 /// A constant of `type` holding `bytes`: dense elements when `resourceName`
 /// is empty, else a new `dense_resource` blob of that name.
 mlir::ElementsAttr makeConstant(mlir::ShapedType type,
