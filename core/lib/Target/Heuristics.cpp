@@ -165,8 +165,8 @@ int64_t chooseAttentionKeyBlock(const CPUModel &cpu, int64_t queries,
 
 StreamedMatmul chooseStreamedMatmul(const CPUModel &cpu) {
   return StreamedMatmul{std::max(1u, cpu.numVectorRegisters / 2),
-                        cpu.l2CacheKiB, std::max(1u, cpu.numThreads),
-                        cpu.vectorBits};
+                        /*maxRowsByConstant=*/1, cpu.l2CacheKiB,
+                        std::max(1u, cpu.numThreads), cpu.vectorBits};
 }
 
 WorkClaims chooseWorkClaims(const CPUModel &cpu, unsigned chunksPerThread) {

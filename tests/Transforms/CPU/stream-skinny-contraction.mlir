@@ -2,6 +2,8 @@
 // RUN: pb-opt %s -split-input-file -pb-stream-skinny-contraction="max-rows=4 cache-kib=32 threads=8" | FileCheck %s --check-prefix=ROWS4
 // RUN: pb-opt %s -split-input-file -pb-stream-skinny-contraction="max-rows=1 cache-kib=32 threads=2" | FileCheck %s --check-prefix=THREADS2
 // RUN: pb-opt %s -split-input-file -pb-stream-skinny-contraction="max-rows=1 cache-kib=32 threads=8 k-unroll=4" | FileCheck %s --check-prefix=UNROLL4
+// RUN: pb-opt %s -split-input-file -pb-stream-skinny-contraction="cache-kib=32 threads=2" | FileCheck %s --check-prefix=CONST
+// RUN: pb-opt %s -split-input-file -pb-stream-skinny-contraction="max-rows-by-constant=8 cache-kib=32 threads=2" | FileCheck %s --check-prefix=CONST8
 
 // With 2 threads, 2 blocks of 512 columns: each task reads 2 KiB runs of
 // each row of %b instead of 512 bytes (the accumulator, 2 KiB, still fits
@@ -261,4 +263,110 @@ func.func @fill_read_before(%a: memref<1x64xf32>, %b: memref<64x256xf32>, %c: me
     }
   }
   return
+}
+
+// -----
+
+// A matmul of 8 rows by a constant (a layer's weights): left to
+// pb-register-tile-contraction, which packs the constant's panels at
+// compile time and tiles it 16 columns wide (two vectors per broadcast of
+// X); with max-rows-by-constant=8 it is streamed like a matmul by an
+// argument. One row by the same constant is streamed.
+// CONST-LABEL: func @constant_eight_rows
+// CONST-NOT:     memref.alloc
+// CONST-NOT:     vector.fma
+// CONST:         return
+// CONST8-LABEL: func @constant_eight_rows
+// CONST8:         memref.alloc() {alignment = 64 : i64} : memref<8x16xf32>
+// CONST8-COUNT-8:   vector.fma
+// CONST-LABEL: func @constant_one_row
+// CONST:         memref.alloc() {alignment = 64 : i64} : memref<1x16xf32>
+// CONST:         vector.fma
+module {
+  memref.global "private" constant @w : memref<4x32xf32> = dense<[[-3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0], [3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0], [2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0], [1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0]]>
+func.func @constant_eight_rows(%a: memref<8x4xf32>, %c: memref<8x32xf32>) {
+  %b = memref.get_global @w : memref<4x32xf32>
+  affine.for %i = 0 to 8 {
+    affine.for %k = 0 to 4 {
+      affine.for %j = 0 to 32 {
+        %x = affine.load %a[%i, %k] : memref<8x4xf32>
+        %y = affine.load %b[%k, %j] : memref<4x32xf32>
+        %o = affine.load %c[%i, %j] : memref<8x32xf32>
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %o, %p : f32
+        affine.store %s, %c[%i, %j] : memref<8x32xf32>
+      }
+    }
+  }
+  return
+}
+func.func @constant_one_row(%a: memref<1x4xf32>, %c: memref<1x32xf32>) {
+  %b = memref.get_global @w : memref<4x32xf32>
+  affine.for %i = 0 to 1 {
+    affine.for %k = 0 to 4 {
+      affine.for %j = 0 to 32 {
+        %x = affine.load %a[%i, %k] : memref<1x4xf32>
+        %y = affine.load %b[%k, %j] : memref<4x32xf32>
+        %o = affine.load %c[%i, %j] : memref<1x32xf32>
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %o, %p : f32
+        affine.store %s, %c[%i, %j] : memref<1x32xf32>
+      }
+    }
+  }
+  return
+}
+}
+
+// -----
+
+// 8 rows by a constant of 56 columns: the register tiles would be one
+// vector wide (no wider width divides 56), one broadcast per multiply-add
+// as streamed: streamed, in blocks of 8 columns.
+// CONST-LABEL: func @constant_one_vector_tiles
+// CONST:         memref.alloc() {alignment = 64 : i64} : memref<8x8xf32>
+// CONST-COUNT-8:   vector.fma
+module {
+  memref.global "private" constant @w56 : memref<4x56xf32> = dense<[[-3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0], [-3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0], [-3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0], [-3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0, -3.0, 2.0, 0.0, -2.0, 3.0, 1.0, -1.0]]>
+func.func @constant_one_vector_tiles(%a: memref<8x4xf32>, %c: memref<8x56xf32>) {
+  %b = memref.get_global @w56 : memref<4x56xf32>
+  affine.for %i = 0 to 8 {
+    affine.for %k = 0 to 4 {
+      affine.for %j = 0 to 56 {
+        %x = affine.load %a[%i, %k] : memref<8x4xf32>
+        %y = affine.load %b[%k, %j] : memref<4x56xf32>
+        %o = affine.load %c[%i, %j] : memref<8x56xf32>
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %o, %p : f32
+        affine.store %s, %c[%i, %j] : memref<8x56xf32>
+      }
+    }
+  }
+  return
+}
+}
+
+// -----
+
+// A splat constant's bytes are not at hand to pack: streamed.
+// CONST-LABEL: func @splat_constant
+// CONST:         memref.alloc() {alignment = 64 : i64} : memref<8x16xf32>
+module {
+  memref.global "private" constant @ones : memref<4x32xf32> = dense<1.0>
+func.func @splat_constant(%a: memref<8x4xf32>, %c: memref<8x32xf32>) {
+  %b = memref.get_global @ones : memref<4x32xf32>
+  affine.for %i = 0 to 8 {
+    affine.for %k = 0 to 4 {
+      affine.for %j = 0 to 32 {
+        %x = affine.load %a[%i, %k] : memref<8x4xf32>
+        %y = affine.load %b[%k, %j] : memref<4x32xf32>
+        %o = affine.load %c[%i, %j] : memref<8x32xf32>
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %o, %p : f32
+        affine.store %s, %c[%i, %j] : memref<8x32xf32>
+      }
+    }
+  }
+  return
+}
 }

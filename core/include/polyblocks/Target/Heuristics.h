@@ -195,6 +195,16 @@ struct StreamedMatmul {
   /// Largest number of rows streamed: one accumulator per row, half the
   /// vector registers (the rest hold Y and the broadcasts).
   unsigned maxRows;
+  /// Largest number of rows streamed when Y is a constant that
+  /// pb-register-tile-contraction packs at compile time (a layer's
+  /// weights): 1. From two rows on its register tiles do better: each
+  /// panel is read contiguously, from L1 by every row tile, and each
+  /// broadcast of X feeds the tile's vectors of columns (two), where a
+  /// streamed row takes a broadcast per multiply-add (bench/RESULTS.md:
+  /// 2 to 8 rows by 784 x 512 and 768 x 3072 constants, 0.64-0.89 of the
+  /// streamed time; by arguments, whose panels would be packed at run
+  /// time, streaming stays ahead at up to 8 rows, and with one row).
+  unsigned maxRowsByConstant;
   /// Cache that holds the block of C, in KiB (one core's L2).
   unsigned cacheKiB;
   /// Threads the column blocks are shared among.

@@ -1022,6 +1022,15 @@ def PBStreamSkinnyContraction
     to the micro-kernel. (Wide blocks and the register blocks both matter:
     bench/RESULTS.md, notes on the passes.)
 
+    A matmul by a constant `Y` (a layer's weights, read linearly:
+    polyblocks::matchConstantColumnFactor) is streamed only up to
+    `max-rows-by-constant` rows (1: a matrix-vector product); with more it
+    is left to pb-register-tile-contraction when that tiles its columns
+    (N a multiple of 4): its panels are then packed at compile time and
+    read contiguously, from L1 by every row tile, and each broadcast of `X`
+    feeds two vectors of columns where a streamed row takes one broadcast
+    per multiply-add.
+
     When the nest before fills `C` with one value and nothing else reads
     `C` (polyblocks::findAccumulatorFill), each block's buffer starts from
     that value and the fill's nest goes. The block goes back to `C` as
@@ -1033,6 +1042,11 @@ def PBStreamSkinnyContraction
     Option<"maxRows", "max-rows", "unsigned", /*default=*/"0",
            "largest number of rows of a matmul streamed (default: 0, from "
            "the machine model: half the vector registers)">,
+    Option<"maxRowsByConstant", "max-rows-by-constant", "unsigned",
+           /*default=*/"0",
+           "largest number of rows of a matmul by a constant streamed; with "
+           "more, it is left to pb-register-tile-contraction when that tiles "
+           "its columns (default: 0, from the machine model: 1)">,
     Option<"cacheKiB", "cache-kib", "unsigned", /*default=*/"0",
            "size of the cache that holds the block of C, in KiB (default: "
            "0, from the machine model: L2)">,

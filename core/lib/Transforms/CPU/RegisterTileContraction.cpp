@@ -640,76 +640,15 @@ void TiledNestBuilder::packPanels(OpBuilder &pb, Location pl,
 }
 
 Value TiledNestBuilder::getConstantPanels() {
-  memref::GlobalOp global =
-      polyblocks::getConstantGlobal(c.panelLoad.getMemRef());
-  if (!global)
+  std::optional<polyblocks::ConstantColumnFactor> factor =
+      polyblocks::matchConstantColumnFactor(c);
+  if (!factor)
     return nullptr;
-  auto init = dyn_cast<ElementsAttr>(*global.getInitialValue());
-  std::optional<int64_t> elementBytes =
-      polyblocks::getElementBytes(c.elementType);
-  if (!init || !elementBytes)
-    return nullptr;
-  std::optional<ArrayRef<char>> bytes =
-      polyblocks::getConstantBytes(init, *elementBytes);
-  if (!bytes)
-    return nullptr;
-
-  // Y's linear offset as base + jCoef * j + sum of kCoefs[d] * k[d]: each
-  // map operand is j or a reduction loop's variable, the map has no
-  // symbols, divisions or remainders.
-  AffineMap map = c.panelLoad.getAffineMap();
-  if (map.getNumSymbols() != 0)
-    return nullptr;
-  for (AffineExpr result : map.getResults()) {
-    bool linear = true;
-    result.walk([&](AffineExpr e) {
-      linear &= e.getKind() != AffineExprKind::Mod &&
-                e.getKind() != AffineExprKind::FloorDiv &&
-                e.getKind() != AffineExprKind::CeilDiv;
-    });
-    if (!linear)
-      return nullptr;
-  }
-  SmallVector<int64_t> strides = computeStrides(global.getType().getShape());
-  auto offsetAt = [&](ArrayRef<int64_t> dims) {
-    int64_t offset = 0;
-    for (auto [index, stride] : llvm::zip(map.compose(dims), strides))
-      offset += index * stride;
-    return offset;
-  };
-  unsigned numOperands = map.getNumDims();
-  SmallVector<int64_t> point(numOperands, 0);
-  int64_t base = offsetAt(point);
-  int64_t jCoef = 0;
-  SmallVector<int64_t> kCoefs(c.kLoops.size(), 0);
-  // A batch's panels: the leading outer loops the panel moves with.
+  memref::GlobalOp global = factor->global;
+  ArrayRef<char> bytes = factor->bytes;
+  int64_t elementBytes = factor->elementBytes;
   ArrayRef<AffineForOp> batchLoops =
       ArrayRef<AffineForOp>(c.outerLoops).take_front(c.numPanelBatchLoops);
-  SmallVector<int64_t> batchCoefs(batchLoops.size(), 0);
-  for (auto [i, operand] : llvm::enumerate(c.panelLoad.getMapOperands())) {
-    point[i] = 1;
-    int64_t coef = offsetAt(point) - base;
-    point[i] = 0;
-    if (operand == c.jLoop.getInductionVar()) {
-      jCoef += coef;
-      continue;
-    }
-    auto isLoopOf = [&](AffineForOp loop) {
-      return loop.getInductionVar() == operand;
-    };
-    if (auto *k = llvm::find_if(c.kLoops, isLoopOf); k != c.kLoops.end()) {
-      kCoefs[k - c.kLoops.begin()] += coef;
-      continue;
-    }
-    auto *batch = llvm::find_if(batchLoops, isLoopOf);
-    if (batch == batchLoops.end())
-      return nullptr;
-    batchCoefs[batch - batchLoops.begin()] += coef;
-  }
-  // The matcher takes panels contiguous along j (Contraction.cpp): a
-  // panel row's lanes are consecutive elements of Y.
-  if (jCoef != 1)
-    return nullptr;
   SmallVector<int64_t> batchTrips;
   int64_t numBatches = 1;
   for (AffineForOp loop : batchLoops) {
@@ -719,19 +658,18 @@ Value TiledNestBuilder::getConstantPanels() {
 
   // pack[batch..., jt / NR, position, lane] = Y[batch..., j = jt + lane,
   // k...], position the row-major index of k... (createPackMaps).
-  int64_t numElements = init.getNumElements();
+  int64_t numElements = factor->init.getNumElements();
   // Every byte is written below: no zeroing first (a network's packed
   // weights are up to hundreds of MB).
   SmallVector<char, 0> packed;
-  packed.resize_for_overwrite(numBatches * plan.n * plan.kTotal *
-                              *elementBytes);
+  packed.resize_for_overwrite(numBatches * plan.n * plan.kTotal * elementBytes);
   SmallVector<int64_t> k(plan.kTrips.size(), 0);
   SmallVector<int64_t> batchIndex(batchTrips.size(), 0);
   int64_t position = 0;
   char *out = packed.data();
   for (int64_t batch = 0; batch < numBatches; ++batch) {
-    int64_t batchBase = base;
-    for (auto [index, coef] : llvm::zip(batchIndex, batchCoefs))
+    int64_t batchBase = factor->base;
+    for (auto [index, coef] : llvm::zip(batchIndex, factor->batchCoefs))
       batchBase += index * coef;
     for (int64_t d = int64_t(batchIndex.size()) - 1; d >= 0; --d) {
       if (++batchIndex[d] < batchTrips[d])
@@ -741,13 +679,13 @@ Value TiledNestBuilder::getConstantPanels() {
     for (int64_t jt = 0; jt < plan.n; jt += plan.nr) {
       for (position = 0, llvm::fill(k, 0); position < plan.kTotal; ++position) {
         int64_t offset = batchBase + jt;
-        for (auto [index, coef] : llvm::zip(k, kCoefs))
+        for (auto [index, coef] : llvm::zip(k, factor->kCoefs))
           offset += index * coef;
         if (offset < 0 || offset + plan.nr > numElements)
           return nullptr;
-        std::memcpy(out, bytes->data() + offset * *elementBytes,
-                    plan.nr * *elementBytes);
-        out += plan.nr * *elementBytes;
+        std::memcpy(out, bytes.data() + offset * elementBytes,
+                    plan.nr * elementBytes);
+        out += plan.nr * elementBytes;
         for (int64_t d = int64_t(k.size()) - 1; d >= 0; --d) {
           if (++k[d] < plan.kTrips[d])
             break;
@@ -762,7 +700,7 @@ Value TiledNestBuilder::getConstantPanels() {
   auto packType = MemRefType::get(packShape, c.elementType);
   memref::GlobalOp packedGlobal = polyblocks::getOrCreateConstantGlobal(
       global, (global.getSymName() + "_packed").str(), packType, packed,
-      isa<DenseResourceElementsAttr>(init));
+      isa<DenseResourceElementsAttr>(factor->init));
   return memref::GetGlobalOp::create(b, loc, packType,
                                      packedGlobal.getSymName());
 }

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "polyblocks/Transforms/Passes.h"
+#include "polyblocks/Transforms/Utils/ConstantData.h"
 #include "polyblocks/Transforms/Utils/IRBuilders.h"
 
 #include "polyblocks/Analysis/Contraction.h"
@@ -57,9 +58,12 @@ struct StreamSkinnyContractionPass
 
   void runOnOperation() override {
     // The machine model's choice; the options override its parameters.
-    polyblocks::StreamedMatmul model = polyblocks::chooseStreamedMatmul(
-        polyblocks::getMachineModel(getOperation()).cpu);
+    polyblocks::CPUModel cpu = polyblocks::getMachineModel(getOperation()).cpu;
+    polyblocks::StreamedMatmul model = polyblocks::chooseStreamedMatmul(cpu);
+    polyblocks::RegisterTile tile = polyblocks::chooseRegisterTile(cpu);
     int64_t rowLimit = maxRows ? maxRows : model.maxRows;
+    int64_t constantRowLimit =
+        maxRowsByConstant ? maxRowsByConstant : model.maxRowsByConstant;
     int64_t blockCacheKiB = cacheKiB ? cacheKiB : model.cacheKiB;
     int64_t numThreads = threads ? threads : model.threads;
     int64_t bits = vectorBits ? vectorBits : model.vectorBits;
@@ -73,12 +77,25 @@ struct StreamSkinnyContractionPass
       if (m > rowLimit)
         continue;
       int64_t elementBytes = c->elementType.getIntOrFloatBitWidth() / 8;
+      // A constant Y (a layer's weights) with more rows: left to
+      // pb-register-tile-contraction (which packs its panels at compile
+      // time) when that tiles the columns at least two vectors wide, each
+      // broadcast of X then feeding two multiply-adds or more (N = 1000
+      // takes tiles one vector wide: streamed).
+      int64_t lanes = std::max<int64_t>(1, bits / 8 / elementBytes);
+      if (m > constantRowLimit && polyblocks::matchConstantColumnFactor(*c)) {
+        unsigned elementBits = elementBytes * 8;
+        std::optional<polyblocks::TileColumns> columns =
+            polyblocks::chooseTileColumns(cpu, tile.columns * 32 / elementBits,
+                                          tile.rows, n, elementBits);
+        if (columns && columns->columns >= 2 * lanes)
+          continue;
+      }
       // The block of results takes half of the cache; the other half holds
       // the rows of the right-hand side on their way through.
       // As many blocks as threads, no more: the wider a block, the longer
       // the contiguous runs of each row of Y a thread reads, which the
       // hardware prefetchers follow better.
-      int64_t lanes = std::max<int64_t>(1, bits / 8 / elementBytes);
       int64_t blockBytes = blockCacheKiB * 1024 / 2;
       int64_t nb = chooseBlock(m, n, elementBytes, blockBytes, lanes,
                                std::max<int64_t>(1, numThreads));

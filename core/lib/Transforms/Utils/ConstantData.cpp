@@ -239,6 +239,87 @@ memref::GlobalOp getConstantGlobal(Value memref) {
   return global;
 }
 
+std::optional<ConstantColumnFactor>
+matchConstantColumnFactor(const Contraction &c) {
+  // Operation handles are not const-correct: copies of them.
+  affine::AffineLoadOp panelLoad = c.panelLoad;
+  affine::AffineForOp jLoop = c.jLoop;
+  ConstantColumnFactor factor;
+  factor.global = getConstantGlobal(panelLoad.getMemRef());
+  if (!factor.global)
+    return std::nullopt;
+  factor.init = dyn_cast<ElementsAttr>(*factor.global.getInitialValue());
+  std::optional<int64_t> elementBytes = getElementBytes(c.elementType);
+  if (!factor.init || !elementBytes)
+    return std::nullopt;
+  factor.elementBytes = *elementBytes;
+  std::optional<ArrayRef<char>> bytes =
+      getConstantBytes(factor.init, *elementBytes);
+  if (!bytes)
+    return std::nullopt;
+  factor.bytes = *bytes;
+
+  // Y's linear offset as base + jCoef * j + sum of kCoefs[d] * k[d]: each
+  // map operand is j or a reduction loop's variable, the map has no
+  // symbols, divisions or remainders.
+  AffineMap map = panelLoad.getAffineMap();
+  if (map.getNumSymbols() != 0)
+    return std::nullopt;
+  for (AffineExpr result : map.getResults()) {
+    bool linear = true;
+    result.walk([&](AffineExpr e) {
+      linear &= e.getKind() != AffineExprKind::Mod &&
+                e.getKind() != AffineExprKind::FloorDiv &&
+                e.getKind() != AffineExprKind::CeilDiv;
+    });
+    if (!linear)
+      return std::nullopt;
+  }
+  SmallVector<int64_t> strides =
+      computeStrides(factor.global.getType().getShape());
+  auto offsetAt = [&](ArrayRef<int64_t> dims) {
+    int64_t offset = 0;
+    for (auto [index, stride] : llvm::zip(map.compose(dims), strides))
+      offset += index * stride;
+    return offset;
+  };
+  SmallVector<int64_t> point(map.getNumDims(), 0);
+  factor.base = offsetAt(point);
+  int64_t jCoef = 0;
+  factor.kCoefs.assign(c.kLoops.size(), 0);
+  // A batch's panels: the leading outer loops the panel moves with.
+  ArrayRef<affine::AffineForOp> batchLoops =
+      ArrayRef<affine::AffineForOp>(c.outerLoops)
+          .take_front(c.numPanelBatchLoops);
+  factor.batchCoefs.assign(batchLoops.size(), 0);
+  for (auto [i, operand] : llvm::enumerate(panelLoad.getMapOperands())) {
+    point[i] = 1;
+    int64_t coef = offsetAt(point) - factor.base;
+    point[i] = 0;
+    if (operand == jLoop.getInductionVar()) {
+      jCoef += coef;
+      continue;
+    }
+    auto isLoopOf = [&](affine::AffineForOp loop) {
+      return loop.getInductionVar() == operand;
+    };
+    if (const auto *k = llvm::find_if(c.kLoops, isLoopOf);
+        k != c.kLoops.end()) {
+      factor.kCoefs[k - c.kLoops.begin()] += coef;
+      continue;
+    }
+    const auto *batch = llvm::find_if(batchLoops, isLoopOf);
+    if (batch == batchLoops.end())
+      return std::nullopt;
+    factor.batchCoefs[batch - batchLoops.begin()] += coef;
+  }
+  // The matcher takes panels contiguous along j (Contraction.cpp): a
+  // panel row's lanes are consecutive elements of Y.
+  if (jCoef != 1)
+    return std::nullopt;
+  return factor;
+}
+
 memref::GlobalOp getOrCreateConstantGlobal(memref::GlobalOp after,
                                            StringRef name, MemRefType type,
                                            ArrayRef<char> bytes,

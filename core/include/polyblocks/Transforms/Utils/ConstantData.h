@@ -9,6 +9,8 @@
 #ifndef POLYBLOCKS_TRANSFORMS_UTILS_CONSTANTDATA_H
 #define POLYBLOCKS_TRANSFORMS_UTILS_CONSTANTDATA_H
 
+#include "polyblocks/Analysis/Contraction.h"
+
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinAttributeInterfaces.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -80,6 +82,29 @@ mlir::ElementsAttr makeFloatConstant(mlir::ShapedType type,
 /// `memref` reads through memref.get_global (a network's weights after
 /// bufferization), or null.
 mlir::memref::GlobalOp getConstantGlobal(mlir::Value memref);
+
+/// A contraction's column factor Y when it is read from a constant global
+/// linearly (a network's weights): Y at (batch..., j, k...) is element
+/// `base + j + sum kCoefs[d] * k[d] + sum batchCoefs[b] * batch[b]` of
+/// `bytes`, the global's row-major data; batch the leading
+/// `numPanelBatchLoops` outer loops of `c`.
+struct ConstantColumnFactor {
+  mlir::memref::GlobalOp global;
+  mlir::ElementsAttr init;
+  llvm::ArrayRef<char> bytes;
+  int64_t elementBytes = 0;
+  int64_t base = 0;
+  llvm::SmallVector<int64_t> kCoefs;
+  llvm::SmallVector<int64_t> batchCoefs;
+};
+
+/// The column factor of `c` as a ConstantColumnFactor (its panels can then
+/// be packed at compile time), or nullopt: not a constant global, its bytes
+/// not at hand, or read through a map with symbols, divisions or
+/// remainders, by a loop other than j, the reduction loops and the batch
+/// loops, or with j at a stride other than 1.
+std::optional<ConstantColumnFactor>
+matchConstantColumnFactor(const Contraction &c);
 
 /// A private constant memref global of `type` (identity layout, 64-byte
 /// aligned) holding `bytes`, inserted after `after` (a global): an existing
