@@ -61,6 +61,13 @@ std::vector<unsigned> splitIntoVectors(unsigned width, unsigned lanes) {
 }
 
 std::optional<TileColumns> chooseTileColumns(const CPUModel &cpu,
+                                             const RegisterTile &tile,
+                                             int64_t n, unsigned elementBits) {
+  return chooseTileColumns(cpu, tile.columns * 32 / std::max(1u, elementBits),
+                           tile.rows, n, elementBits);
+}
+
+std::optional<TileColumns> chooseTileColumns(const CPUModel &cpu,
                                              unsigned columns, unsigned rows,
                                              int64_t n, unsigned elementBits) {
   unsigned lanes = std::max(1u, cpu.vectorBits / std::max(1u, elementBits));

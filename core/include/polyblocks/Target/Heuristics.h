@@ -121,6 +121,13 @@ std::optional<TileColumns> chooseTileColumns(const CPUModel &cpu,
                                              unsigned columns, unsigned rows,
                                              int64_t n, unsigned elementBits);
 
+/// chooseTileColumns for the register tile `tile` (its columns counted in
+/// f32 lanes: elements of other widths take as many registers, so wider
+/// elements are fewer columns), as pb-register-tile-contraction plans it.
+std::optional<TileColumns> chooseTileColumns(const CPUModel &cpu,
+                                             const RegisterTile &tile,
+                                             int64_t n, unsigned elementBits);
+
 /// The most rows, up to `rows`, that a register tile may have when its row
 /// factor is read in place, its rows `rowStrideBytes` apart: each k step
 /// broadcasts one element of every row, so the tile's rows of the row

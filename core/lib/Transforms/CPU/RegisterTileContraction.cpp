@@ -174,8 +174,7 @@ static std::optional<TilePlan> planTile(Contraction &c,
   // smaller tile.
   unsigned elementBits = c.elementType.getIntOrFloatBitWidth();
   std::optional<polyblocks::TileColumns> columns =
-      polyblocks::chooseTileColumns(cpu, tile.columns * 32 / elementBits,
-                                    tile.rows, plan.n, elementBits);
+      polyblocks::chooseTileColumns(cpu, tile, plan.n, elementBits);
   if (!columns) {
     LLVM_DEBUG(llvm::dbgs() << "not tiling: " << plan.n
                             << " columns are no multiple of 4\n");

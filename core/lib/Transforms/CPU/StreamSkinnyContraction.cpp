@@ -84,10 +84,8 @@ struct StreamSkinnyContractionPass
       // takes tiles one vector wide: streamed).
       int64_t lanes = std::max<int64_t>(1, bits / 8 / elementBytes);
       if (m > constantRowLimit && polyblocks::matchConstantColumnFactor(*c)) {
-        unsigned elementBits = elementBytes * 8;
         std::optional<polyblocks::TileColumns> columns =
-            polyblocks::chooseTileColumns(cpu, tile.columns * 32 / elementBits,
-                                          tile.rows, n, elementBits);
+            polyblocks::chooseTileColumns(cpu, tile, n, elementBytes * 8);
         if (columns && columns->columns >= 2 * lanes)
           continue;
       }
