@@ -37,8 +37,8 @@ static void streamed(int K, int N, const float *X, const float *Y, float *C) {
       for (int k = kt; k < kt + 8; ++k) {
         __m256 y = _mm256_load_ps(Y + (size_t)k * N + j);
         for (int r = 0; r < M; ++r)
-          acc[r] = _mm256_fmadd_ps(_mm256_broadcast_ss(X + r * K + k), y,
-                                   acc[r]);
+          acc[r] =
+              _mm256_fmadd_ps(_mm256_broadcast_ss(X + r * K + k), y, acc[r]);
       }
       for (int r = 0; r < M; ++r)
         _mm256_store_ps(C + r * N + j, acc[r]);
