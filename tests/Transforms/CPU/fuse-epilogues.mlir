@@ -312,3 +312,147 @@ func.func @writer_of_a_factor_between(%x: memref<2x8x16xf32>, %y: memref<16x16xf
   memref.dealloc %c : memref<2x8x16xf32>
   return
 }
+
+// -----
+
+// Two matmuls of one operand (a layer's query and key projections, a
+// block's two convolutions of its input), then the first one's epilogue:
+// the second matmul reads what the first reads and writes nothing it
+// touches, so it moves above the first, which computes its bias and ReLU
+// on its tiles; then the first, now between the second and its epilogue,
+// moves above it in turn. Both results' passes over memory are gone.
+// CHECK-LABEL: func @matmuls_of_one_operand
+// CHECK-SAME:    (%[[A:.*]]: memref<8x16xf32>, %{{.*}}: memref<16x32xf32>, %{{.*}}: memref<16x32xf32>, %[[BIAS:.*]]: memref<32xf32>, %[[D:.*]]: memref<8x32xf32>, %[[E:.*]]: memref<8x32xf32>)
+// CHECK:         %[[C1:.*]] = memref.alloc() : memref<8x32xf32>
+// CHECK:         %[[C2:.*]] = memref.alloc() : memref<8x32xf32>
+// CHECK:         affine.vector_load %[[BIAS]]
+// CHECK:         affine.vector_store %{{.*}}, %[[D]]
+// CHECK:         } {pb.decisions = [{{.*}}{pass = "pb-fuse-epilogues", result_stored = false
+// CHECK:         arith.maximumf %{{.*}} : vector<16xf32>
+// CHECK:         affine.vector_store %{{.*}}, %[[E]]
+// CHECK:         } {pb.decisions = [{{.*}}{pass = "pb-fuse-epilogues", result_stored = false
+// CHECK-NOT:     affine.vector_store %{{.*}}, %[[C1]]
+// CHECK-NOT:     affine.vector_store %{{.*}}, %[[C2]]
+// CHECK-NOT:     affine.for
+// CHECK:         return
+func.func @matmuls_of_one_operand(%a: memref<8x16xf32>, %b1: memref<16x32xf32>, %b2: memref<16x32xf32>, %bias: memref<32xf32>, %d: memref<8x32xf32>, %e: memref<8x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c1 = memref.alloc() : memref<8x32xf32>
+  %c2 = memref.alloc() : memref<8x32xf32>
+  affine.for %i = 0 to 8 {
+    affine.for %j = 0 to 32 {
+      affine.store %zero, %c1[%i, %j] : memref<8x32xf32>
+      affine.store %zero, %c2[%i, %j] : memref<8x32xf32>
+    }
+  }
+  affine.for %i = 0 to 8 {
+    affine.for %k = 0 to 16 {
+      affine.for %j = 0 to 32 {
+        %x = affine.load %a[%i, %k] : memref<8x16xf32>
+        %y = affine.load %b1[%k, %j] : memref<16x32xf32>
+        %z = affine.load %c1[%i, %j] : memref<8x32xf32>
+        %m = arith.mulf %x, %y : f32
+        %s = arith.addf %z, %m : f32
+        affine.store %s, %c1[%i, %j] : memref<8x32xf32>
+      }
+    }
+  }
+  affine.for %i = 0 to 8 {
+    affine.for %k = 0 to 16 {
+      affine.for %j = 0 to 32 {
+        %x = affine.load %a[%i, %k] : memref<8x16xf32>
+        %y = affine.load %b2[%k, %j] : memref<16x32xf32>
+        %z = affine.load %c2[%i, %j] : memref<8x32xf32>
+        %m = arith.mulf %x, %y : f32
+        %s = arith.addf %z, %m : f32
+        affine.store %s, %c2[%i, %j] : memref<8x32xf32>
+      }
+    }
+  }
+  affine.for %i = 0 to 8 {
+    affine.for %j = 0 to 32 {
+      %v = affine.load %c1[%i, %j] : memref<8x32xf32>
+      %bv = affine.load %bias[%j] : memref<32xf32>
+      %s = arith.addf %v, %bv : f32
+      %r = arith.maximumf %s, %zero : f32
+      affine.store %r, %d[%i, %j] : memref<8x32xf32>
+    }
+  }
+  affine.for %i = 0 to 8 {
+    affine.for %j = 0 to 32 {
+      %v = affine.load %c2[%i, %j] : memref<8x32xf32>
+      %r = arith.maximumf %v, %zero : f32
+      affine.store %r, %e[%i, %j] : memref<8x32xf32>
+    }
+  }
+  memref.dealloc %c2 : memref<8x32xf32>
+  memref.dealloc %c1 : memref<8x32xf32>
+  return
+}
+
+// -----
+
+// A residual add of two matmuls of one operand (ResNet's downsampling
+// block: the main path's last convolution, the shortcut's, then their
+// sum): the shortcut's matmul moves above the main one, whose tiles then
+// add the shortcut's result, read as vectors, and store the sum. The
+// shortcut's result is stored: the sum reads it.
+// CHECK-LABEL: func @residual_of_two_matmuls
+// CHECK-SAME:    (%[[A:.*]]: memref<8x16xf32>, %{{.*}}: memref<16x32xf32>, %{{.*}}: memref<16x32xf32>, %[[D:.*]]: memref<8x32xf32>)
+// CHECK:         %[[C1:.*]] = memref.alloc() : memref<8x32xf32>
+// CHECK:         %[[C2:.*]] = memref.alloc() : memref<8x32xf32>
+// CHECK:         affine.vector_store %{{.*}}, %[[C2]]
+// CHECK:         affine.vector_load %[[C2]]
+// CHECK:         arith.addf %{{.*}} : vector<16xf32>
+// CHECK:         affine.vector_store %{{.*}}, %[[D]]
+// CHECK:         } {pb.decisions = [{{.*}}{pass = "pb-fuse-epilogues", result_stored = false
+// CHECK-NOT:     affine.vector_store %{{.*}}, %[[C1]]
+// CHECK-NOT:     affine.for
+// CHECK:         return
+func.func @residual_of_two_matmuls(%a: memref<8x16xf32>, %b1: memref<16x32xf32>, %b2: memref<16x32xf32>, %d: memref<8x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c1 = memref.alloc() : memref<8x32xf32>
+  %c2 = memref.alloc() : memref<8x32xf32>
+  affine.for %i = 0 to 8 {
+    affine.for %j = 0 to 32 {
+      affine.store %zero, %c1[%i, %j] : memref<8x32xf32>
+      affine.store %zero, %c2[%i, %j] : memref<8x32xf32>
+    }
+  }
+  affine.for %i = 0 to 8 {
+    affine.for %k = 0 to 16 {
+      affine.for %j = 0 to 32 {
+        %x = affine.load %a[%i, %k] : memref<8x16xf32>
+        %y = affine.load %b1[%k, %j] : memref<16x32xf32>
+        %z = affine.load %c1[%i, %j] : memref<8x32xf32>
+        %m = arith.mulf %x, %y : f32
+        %s = arith.addf %z, %m : f32
+        affine.store %s, %c1[%i, %j] : memref<8x32xf32>
+      }
+    }
+  }
+  affine.for %i = 0 to 8 {
+    affine.for %k = 0 to 16 {
+      affine.for %j = 0 to 32 {
+        %x = affine.load %a[%i, %k] : memref<8x16xf32>
+        %y = affine.load %b2[%k, %j] : memref<16x32xf32>
+        %z = affine.load %c2[%i, %j] : memref<8x32xf32>
+        %m = arith.mulf %x, %y : f32
+        %s = arith.addf %z, %m : f32
+        affine.store %s, %c2[%i, %j] : memref<8x32xf32>
+      }
+    }
+  }
+  affine.for %i = 0 to 8 {
+    affine.for %j = 0 to 32 {
+      %v = affine.load %c1[%i, %j] : memref<8x32xf32>
+      %w = affine.load %c2[%i, %j] : memref<8x32xf32>
+      %s = arith.addf %v, %w : f32
+      affine.store %s, %d[%i, %j] : memref<8x32xf32>
+    }
+  }
+  memref.dealloc %c2 : memref<8x32xf32>
+  memref.dealloc %c1 : memref<8x32xf32>
+  return
+}
+

@@ -159,20 +159,21 @@ func.func @convs_kept(%x: tensor<1x4x4x8xf32>, %w: tensor<1x1x8x4xf32>, %w3: ten
 // -----
 
 // A ResNet block's last convolution, then the downsampling one, then the
-// residual add that reads both: the matmul goes right before the add (the
-// nest after it), past the strided convolution.
-// CHECK-LABEL: func @matmul_next_to_epilogue
-// CHECK:         linalg.conv_2d_nhwc_hwcf {{.*}} strides = dense<2>
-// CHECK-NEXT:    tensor.collapse_shape
+// residual add that reads both: the matmul takes the convolution's place,
+// the add (reshaped with it) the add's, the strided convolution between
+// them (pb-fuse-epilogues reaches the add past it).
+// CHECK-LABEL: func @matmul_in_place_of_the_conv
+// CHECK:         tensor.collapse_shape
 // CHECK-NEXT:    tensor.collapse_shape
 // CHECK-NEXT:    tensor.empty() : tensor<16x4xf32>
 // CHECK-NEXT:    linalg.fill
 // CHECK-NEXT:    linalg.matmul
+// CHECK-NEXT:    linalg.conv_2d_nhwc_hwcf {{.*}} strides = dense<2>
 // CHECK-NEXT:    tensor.collapse_shape
 // CHECK-NEXT:    tensor.empty() : tensor<16x4xf32>
 // CHECK-NEXT:    linalg.generic
 #id = affine_map<(n, h, w, c) -> (n, h, w, c)>
-func.func @matmul_next_to_epilogue(%x: tensor<1x4x4x8xf32>, %big: tensor<1x8x8x8xf32>, %w: tensor<1x1x8x4xf32>) -> tensor<1x4x4x4xf32> {
+func.func @matmul_in_place_of_the_conv(%x: tensor<1x4x4x8xf32>, %big: tensor<1x8x8x8xf32>, %w: tensor<1x1x8x4xf32>) -> tensor<1x4x4x4xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x4x4x4xf32>
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>

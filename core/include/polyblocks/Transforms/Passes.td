@@ -1852,10 +1852,16 @@ def PBFuseEpilogues : Pass<"pb-fuse-epilogues", "::mlir::func::FuncOp"> {
 
     Convolutions as networks export them take the same path: `D` may be a
     view (the interior of the next layer's padded input), and the nests
-    between the contraction and its consumer that touch none of the
-    buffers the contraction touches (the fills of that padded buffer's
-    border) move above the contraction, with the views and allocations
-    they use; deallocations between them stay. An operand read
+    between the contraction and its consumer that commute with the
+    contraction -- they write none of the buffers it touches, read none it
+    writes, and allocate and free only buffers of their own -- move above
+    it, with the views and allocations they use; deallocations between
+    them stay. Such nests are the fills of that padded buffer's border,
+    and other contractions of the same operand: a layer's key projection
+    between its query projection and the query's bias, ResNet's shortcut
+    convolution between a block's last convolution and their sum (which
+    the contraction then computes on its tiles, reading the shortcut's
+    result). An operand read
     `%v[%c, 0, 0]` of a `memref<Cx1x1xf32>` (batch norm's shift, as
     torch-mlir hands it over), strided by its subscripts but contiguous in
     memory along `C`'s last dimension, is read as a vector of the buffer

@@ -99,7 +99,8 @@ static bool isVectorizable(Operation *op) {
 }
 
 /// The buffers a producer's nest accesses, by the buffer underneath their
-/// views.
+/// views. (Any other op of it with effects on memory counts as writing the
+/// buffers it takes; prefetches, hints, as nothing.)
 struct ProducerBuffers {
   /// Those it writes (C and its own packed panels).
   llvm::SmallPtrSet<Value, 4> written;
@@ -115,6 +116,12 @@ static ProducerBuffers getProducerBuffers(AffineForOp producer) {
     } else if (auto write = dyn_cast<AffineWriteOpInterface>(op)) {
       buffers.written.insert(getBaseBuffer(write.getMemRef()));
       buffers.touched.insert(getBaseBuffer(write.getMemRef()));
+    } else if (!isa<AffinePrefetchOp>(op) && !isPure(op)) {
+      for (Value operand : op->getOperands())
+        if (isa<MemRefType>(operand.getType())) {
+          buffers.written.insert(getBaseBuffer(operand));
+          buffers.touched.insert(getBaseBuffer(operand));
+        }
     }
   });
   return buffers;
@@ -369,23 +376,32 @@ static bool isUsedElsewhere(Value result, AffineForOp producer,
   });
 }
 
-/// Whether `nest` only loads and stores (affine) buffers none of
-/// `producerBuffers` are views of, and does nothing else with memory: it
-/// can run before the producer.
-static bool
-isIndependentNest(AffineForOp nest,
-                  const llvm::SmallPtrSetImpl<Value> &producerBuffers) {
+/// Whether `nest` commutes with a producer accessing `buffers`, so that it
+/// can run before it: its accesses are affine loads and stores, it writes
+/// none of the buffers the producer touches and reads none it writes (both
+/// may read the same operand: the activations that a block's two
+/// convolutions or a layer's query and key projections share), and its
+/// other effects on memory are on buffers of its own (a matmul's panels,
+/// allocated and freed inside it) or prefetches (hints, which change
+/// nothing).
+static bool isIndependentNest(AffineForOp nest,
+                              const ProducerBuffers &buffers) {
+  auto isOwn = [&](Value memref) {
+    Operation *def = memref.getDefiningOp();
+    return def && nest->isAncestor(def);
+  };
   WalkResult walk = nest.walk([&](Operation *op) {
-    Value memref;
+    bool conflict = false;
     if (auto read = dyn_cast<AffineReadOpInterface>(op))
-      memref = read.getMemRef();
+      conflict = buffers.written.contains(getBaseBuffer(read.getMemRef()));
     else if (auto write = dyn_cast<AffineWriteOpInterface>(op))
-      memref = write.getMemRef();
-    else if (!isa<AffineForOp, AffineYieldOp>(op) && !isPure(op))
-      return WalkResult::interrupt();
-    if (memref && producerBuffers.contains(getBaseBuffer(memref)))
-      return WalkResult::interrupt();
-    return WalkResult::advance();
+      conflict = buffers.touched.contains(getBaseBuffer(write.getMemRef()));
+    else if (auto dealloc = dyn_cast<memref::DeallocOp>(op))
+      conflict = !isOwn(dealloc.getMemref());
+    else if (!isa<AffineForOp, AffineYieldOp, AffinePrefetchOp, memref::AllocOp,
+                  memref::AllocaOp>(op))
+      conflict = !isPure(op);
+    return conflict ? WalkResult::interrupt() : WalkResult::advance();
   });
   return !walk.wasInterrupted();
 }
@@ -423,10 +439,11 @@ struct FuseEpiloguesPass
     if (scalarWrites)
       return {};
 
-    // The consumer: the first nest after the producer that touches what the
-    // producer touches. Allocations, views, pure ops and nests of affine
-    // accesses to other buffers between them (the border fills of the padded
-    // buffer the consumer writes into) move above the producer, in order;
+    // The consumer: the first nest after the producer that does not commute
+    // with it. Allocations, views, pure ops and the nests between them that
+    // commute with the producer (the border fills of the padded buffer the
+    // consumer writes into; another matmul of the producer's operand) move
+    // above the producer, in order (the consumer still runs after them);
     // deallocations (of the producer's packed panels) stay where they are:
     // the consumer, which runs before them, cannot use what they free.
     ProducerBuffers buffers = getProducerBuffers(producer);
@@ -434,7 +451,7 @@ struct FuseEpiloguesPass
     AffineForOp consumer;
     for (Operation *op = producer->getNextNode(); op; op = op->getNextNode()) {
       if (auto loop = dyn_cast<AffineForOp>(op)) {
-        if (isIndependentNest(loop, buffers.touched)) {
+        if (isIndependentNest(loop, buffers)) {
           between.push_back(op);
           continue;
         }

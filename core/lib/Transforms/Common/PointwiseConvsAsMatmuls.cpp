@@ -176,13 +176,13 @@ static void rewriteAsMatmul(RewriterBase &rewriter,
                    [](Operation *user) { return isa<tensor::PadOp>(user); }))
     return;
 
-  // The matmul goes right before its epilogue: pb-fuse-epilogues finds an
-  // epilogue in the nest after its producer (ResNet's downsampling
-  // convolution comes between a block's last convolution and its residual
-  // add).
+  // The matmul takes the convolution's place (pb-fuse-epilogues reaches its
+  // epilogue past the nests between that commute with it: ResNet's
+  // downsampling convolution between a block's last convolution and their
+  // sum).
   Location loc = conv.getLoc();
   SmallVector<ReassociationIndices> rows = pixelsByChannels();
-  rewriter.setInsertionPoint(last);
+  rewriter.setInsertionPoint(conv);
   Value input = collapse(rewriter, loc, conv.getInputs()[0], rows);
   Value filter = collapseFilter(rewriter, loc, conv.getInputs()[1], rows);
   Value init = collapseInit(rewriter, loc, conv.getOutputs()[0], rows);
