@@ -34,6 +34,28 @@ def test_export_compile_and_call(name, tmp_path):
     assert error <= tolerance
 
 
+def test_bert_layer_batch_8_biases_on_the_tiles(tmp_path):
+    """The BERT layer at batch 8: jaxlib's DenseGeneral adds each bias on
+    [batch, sequence, heads, features], a reshape of the matmul's result;
+    all six are computed on the matmuls' tiles (the queries' past the keys'
+    and values' matmuls between them). The result matches jax.jit's."""
+    build, tolerance = MODELS["bert_layer"]
+    fn, args = build(batch=8)
+    expected = np.asarray(jax.jit(fn)(*args))
+    source = tmp_path / "bert_layer_b8.mlir"
+    pbj.export(fn, args, str(source), function="bert_layer")
+    library, interface = tmp_path / "bert.so", tmp_path / "bert.json"
+    explained = subprocess.run(
+        [polyblocks.find_pbtool(), "compile", str(source), "--emit=shared",
+         "-o", str(library), "--interface", str(interface), "--explain"],
+        check=True, stderr=subprocess.PIPE, text=True).stderr
+    assert explained.count("pb-fuse-epilogues:") == 6
+    kernel = polyblocks.load(str(library), str(interface))["bert_layer"]
+    leaves = [np.asarray(x) for x in jax.tree_util.tree_leaves(args)]
+    (actual,) = kernel(*leaves)
+    assert relative_error(actual, expected) <= tolerance
+
+
 @pytest.mark.parametrize("name", sorted(MODELS))
 def test_jit(name):
     build, tolerance = MODELS[name]

@@ -456,3 +456,210 @@ func.func @residual_of_two_matmuls(%a: memref<8x16xf32>, %b1: memref<16x32xf32>,
   return
 }
 
+
+// -----
+
+// The consumer reads C through a reshape of it (a dense layer of [batch,
+// sequence] rows by [heads, features] columns, its bias [1, 1, heads,
+// features] as jaxlib's DenseGeneral adds it): each tile store's row and
+// column are split into the consumer's subscripts (the 16 lanes stay in a
+// row of 16 features), the bias read as a vector there. The bias is read
+// through its buffer collapsed to one dimension, where the split's floordiv
+// and mod cancel; D, of C's shape as read and at C's subscripts, through
+// its buffer reshaped as the tiles store C, at the tile store's subscripts
+// (so that dependence analysis sees the tiles' own accesses).
+// CHECK-LABEL: func @through_expand_shape
+// CHECK-SAME:    (%{{.*}}: memref<8x16xf32>, %{{.*}}: memref<16x32xf32>, %[[BIAS:.*]]: memref<1x1x2x16xf32>, %[[D:.*]]: memref<2x4x2x16xf32>)
+// CHECK:         %[[C:.*]] = memref.alloc() : memref<8x32xf32>
+// CHECK:         %[[BF:.*]] = memref.collapse_shape %[[BIAS]] {{\[\[}}0, 1, 2, 3{{\]\]}} : memref<1x1x2x16xf32> into memref<32xf32>
+// CHECK:         %[[DT:.*]] = memref.collapse_shape %[[D]] {{\[\[}}0, 1], [2, 3{{\]\]}} : memref<2x4x2x16xf32> into memref<8x32xf32>
+// CHECK:         affine.for %[[JT:.*]] = 0 to 32 step 16 {
+// CHECK:           affine.for %[[IT:.*]] = 0 to 8 step 4 {
+// CHECK:             %[[BV:.*]] = affine.vector_load %[[BF]][%[[JT]]] : memref<32xf32>, vector<16xf32>
+// CHECK:             arith.addf %{{.*}}, %[[BV]] : vector<16xf32>
+// CHECK:             affine.vector_store %{{.*}}, %[[DT]][%[[IT]], %[[JT]]] : memref<8x32xf32>, vector<16xf32>
+// CHECK-NOT:         affine.vector_store %{{.*}}, %[[C]]
+// CHECK:         } {pb.decisions = [{{.*}}{pass = "pb-fuse-epilogues", result_stored = false
+// CHECK-NOT:     affine.for
+// CHECK:         return
+func.func @through_expand_shape(%a: memref<8x16xf32>, %b: memref<16x32xf32>, %bias: memref<1x1x2x16xf32>, %d: memref<2x4x2x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<8x32xf32>
+  affine.for %i = 0 to 8 {
+    affine.for %j = 0 to 32 {
+      affine.store %zero, %c[%i, %j] : memref<8x32xf32>
+    }
+  }
+  affine.for %i = 0 to 8 {
+    affine.for %k = 0 to 16 {
+      affine.for %j = 0 to 32 {
+        %x = affine.load %a[%i, %k] : memref<8x16xf32>
+        %y = affine.load %b[%k, %j] : memref<16x32xf32>
+        %z = affine.load %c[%i, %j] : memref<8x32xf32>
+        %m = arith.mulf %x, %y : f32
+        %s = arith.addf %z, %m : f32
+        affine.store %s, %c[%i, %j] : memref<8x32xf32>
+      }
+    }
+  }
+  %v = memref.expand_shape %c [[0, 1], [2, 3]] output_shape [2, 4, 2, 16] : memref<8x32xf32> into memref<2x4x2x16xf32>
+  affine.for %b0 = 0 to 2 {
+    affine.for %s0 = 0 to 4 {
+      affine.for %h = 0 to 2 {
+        affine.for %f = 0 to 16 {
+          %x = affine.load %v[%b0, %s0, %h, %f] : memref<2x4x2x16xf32>
+          %y = affine.load %bias[0, 0, %h, %f] : memref<1x1x2x16xf32>
+          %s = arith.addf %x, %y : f32
+          affine.store %s, %d[%b0, %s0, %h, %f] : memref<2x4x2x16xf32>
+        }
+      }
+    }
+  }
+  memref.dealloc %c : memref<8x32xf32>
+  return
+}
+
+// -----
+
+// The tiles store into a collapsed view of the buffer the consumer reads
+// (C allocated as [batch, sequence, heads, features]): the same split.
+// C is read by the consumer alone, so its tiles are no longer stored.
+// CHECK-LABEL: func @into_collapse_shape
+// CHECK-SAME:    (%{{.*}}: memref<8x16xf32>, %{{.*}}: memref<16x32xf32>, %[[D:.*]]: memref<2x4x2x16xf32>)
+// CHECK:         %[[C:.*]] = memref.alloc() : memref<2x4x2x16xf32>
+// CHECK:         %[[DT:.*]] = memref.collapse_shape %[[D]] {{\[\[}}0, 1], [2, 3{{\]\]}} : memref<2x4x2x16xf32> into memref<8x32xf32>
+// CHECK:         arith.maximumf %{{.*}} : vector<16xf32>
+// CHECK:         affine.vector_store %{{.*}}, %[[DT]][%{{.*}}, %{{.*}}] : memref<8x32xf32>, vector<16xf32>
+// CHECK:         } {pb.decisions = [{{.*}}{pass = "pb-fuse-epilogues", result_stored = false
+// CHECK-NOT:     affine.vector_store
+// CHECK:         return
+func.func @into_collapse_shape(%a: memref<8x16xf32>, %b: memref<16x32xf32>, %d: memref<2x4x2x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c4 = memref.alloc() : memref<2x4x2x16xf32>
+  %c = memref.collapse_shape %c4 [[0, 1], [2, 3]] : memref<2x4x2x16xf32> into memref<8x32xf32>
+  affine.for %i = 0 to 8 {
+    affine.for %j = 0 to 32 {
+      affine.store %zero, %c[%i, %j] : memref<8x32xf32>
+    }
+  }
+  affine.for %i = 0 to 8 {
+    affine.for %k = 0 to 16 {
+      affine.for %j = 0 to 32 {
+        %x = affine.load %a[%i, %k] : memref<8x16xf32>
+        %y = affine.load %b[%k, %j] : memref<16x32xf32>
+        %z = affine.load %c[%i, %j] : memref<8x32xf32>
+        %m = arith.mulf %x, %y : f32
+        %s = arith.addf %z, %m : f32
+        affine.store %s, %c[%i, %j] : memref<8x32xf32>
+      }
+    }
+  }
+  affine.for %b0 = 0 to 2 {
+    affine.for %s0 = 0 to 4 {
+      affine.for %h = 0 to 2 {
+        affine.for %f = 0 to 16 {
+          %x = affine.load %c4[%b0, %s0, %h, %f] : memref<2x4x2x16xf32>
+          %r = arith.maximumf %x, %zero : f32
+          affine.store %r, %d[%b0, %s0, %h, %f] : memref<2x4x2x16xf32>
+        }
+      }
+    }
+  }
+  memref.dealloc %c4 : memref<2x4x2x16xf32>
+  return
+}
+
+// -----
+
+// Rows of 8 features split off 16-lane tiles: a vector would span two
+// rows of the consumer's view, so nothing is fused.
+// CHECK-LABEL: func @reshape_splitting_the_lanes
+// CHECK-NOT:     pb-fuse-epilogues
+// CHECK:         affine.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : memref<8x4x8xf32>
+func.func @reshape_splitting_the_lanes(%a: memref<8x16xf32>, %b: memref<16x32xf32>, %d: memref<8x4x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<8x32xf32>
+  affine.for %i = 0 to 8 {
+    affine.for %j = 0 to 32 {
+      affine.store %zero, %c[%i, %j] : memref<8x32xf32>
+    }
+  }
+  affine.for %i = 0 to 8 {
+    affine.for %k = 0 to 16 {
+      affine.for %j = 0 to 32 {
+        %x = affine.load %a[%i, %k] : memref<8x16xf32>
+        %y = affine.load %b[%k, %j] : memref<16x32xf32>
+        %z = affine.load %c[%i, %j] : memref<8x32xf32>
+        %m = arith.mulf %x, %y : f32
+        %s = arith.addf %z, %m : f32
+        affine.store %s, %c[%i, %j] : memref<8x32xf32>
+      }
+    }
+  }
+  %v = memref.expand_shape %c [[0], [1, 2]] output_shape [8, 4, 8] : memref<8x32xf32> into memref<8x4x8xf32>
+  affine.for %i = 0 to 8 {
+    affine.for %h = 0 to 4 {
+      affine.for %f = 0 to 8 {
+        %x = affine.load %v[%i, %h, %f] : memref<8x4x8xf32>
+        %r = arith.maximumf %x, %zero : f32
+        affine.store %r, %d[%i, %h, %f] : memref<8x4x8xf32>
+      }
+    }
+  }
+  memref.dealloc %c : memref<8x32xf32>
+  return
+}
+
+// -----
+
+// A nest between whose loads and stores are under an affine.if (as the
+// register tiler packs a panel at the first row block) commutes with the
+// producer all the same: it moves above it, and the ReLU after it is
+// computed on the tiles.
+// CHECK-LABEL: func @conditional_nest_between
+// CHECK-SAME:    (%[[A:.*]]: memref<8x16xf32>, %{{.*}}: memref<16x32xf32>, %[[D:.*]]: memref<8x32xf32>, %[[E:.*]]: memref<8x16xf32>)
+// CHECK:         affine.if
+// CHECK:           affine.store %{{.*}}, %[[E]]
+// CHECK:         arith.maximumf %{{.*}} : vector<16xf32>
+// CHECK:         affine.vector_store %{{.*}}, %[[D]]
+// CHECK:         } {pb.decisions = [{{.*}}{pass = "pb-fuse-epilogues", result_stored = false
+// CHECK-NOT:     affine.for
+// CHECK:         return
+func.func @conditional_nest_between(%a: memref<8x16xf32>, %b: memref<16x32xf32>, %d: memref<8x32xf32>, %e: memref<8x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<8x32xf32>
+  affine.for %i = 0 to 8 {
+    affine.for %j = 0 to 32 {
+      affine.store %zero, %c[%i, %j] : memref<8x32xf32>
+    }
+  }
+  affine.for %i = 0 to 8 {
+    affine.for %k = 0 to 16 {
+      affine.for %j = 0 to 32 {
+        %x = affine.load %a[%i, %k] : memref<8x16xf32>
+        %y = affine.load %b[%k, %j] : memref<16x32xf32>
+        %z = affine.load %c[%i, %j] : memref<8x32xf32>
+        %m = arith.mulf %x, %y : f32
+        %s = arith.addf %z, %m : f32
+        affine.store %s, %c[%i, %j] : memref<8x32xf32>
+      }
+    }
+  }
+  affine.for %i = 0 to 8 {
+    affine.if affine_set<(d0) : (d0 == 0)>(%i) {
+      affine.for %k = 0 to 16 {
+        %x = affine.load %a[%i, %k] : memref<8x16xf32>
+        affine.store %x, %e[%i, %k] : memref<8x16xf32>
+      }
+    }
+  }
+  affine.for %i = 0 to 8 {
+    affine.for %j = 0 to 32 {
+      %v = affine.load %c[%i, %j] : memref<8x32xf32>
+      %r = arith.maximumf %v, %zero : f32
+      affine.store %r, %d[%i, %j] : memref<8x32xf32>
+    }
+  }
+  memref.dealloc %c : memref<8x32xf32>
+  return
+}

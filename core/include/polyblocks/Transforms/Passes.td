@@ -1868,6 +1868,19 @@ def PBFuseEpilogues : Pass<"pb-fuse-epilogues", "::mlir::func::FuncOp"> {
     collapsed to one dimension (`memref.collapse_shape`). An operand of
     elements narrower than a byte (i1: a byte each in memory, a bit each in
     a vector) that moves along the lanes keeps the consumer apart.
+
+    The consumer may read `C` through a reshape (an `expand_shape` of it,
+    or the buffer `C` is a `collapse_shape` of): jaxlib's DenseGeneral is a
+    matmul of `[batch * sequence, heads * features]` whose bias is added on
+    `[batch, sequence, heads, features]`. Each tile store's subscripts are
+    then split into the consumer's (`floordiv`, `mod`), when every vector
+    stays within one row of the consumer's last dimension (its size and the
+    tiles' column offsets multiples of the lanes). The consumer's other
+    operands are addressed without the split: those of `C`'s shape at `C`'s
+    subscripts (`D`, a residual) through a `collapse_shape` to the tiles'
+    shape at the tile store's subscripts (dependence analysis then sees the
+    tiles' own accesses, and the column blocks stay parallel), the others
+    through a `collapse_shape` to one dimension, where the split cancels.
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::vector::VectorDialect"];

@@ -14,7 +14,9 @@
 //                                                        b[j:j+V])
 //
 // The consumer's pass over memory (reading C back, writing D) goes; C is
-// still stored when anything else reads it.
+// still stored when anything else reads it. The consumer may read C through
+// a reshape (a dense layer's [b * s, h * d] result added its bias as
+// [b, s, h, d]): the tile store's subscripts are split to match.
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,21 +55,38 @@ struct Epilogue {
   /// The consumer's loops, outermost first, and its innermost body.
   SmallVector<AffineForOp> band;
   /// The load of C[iv_p(0), ..., iv_p(r-1)] and, for each dimension d of
-  /// C, the band loop whose induction variable subscripts it.
+  /// C as the consumer reads it, the band loop whose induction variable
+  /// subscripts it.
   AffineLoadOp resultLoad;
   SmallVector<Value> ivOfDim;
+  /// For each dimension of C as the tiles store it, the dimensions of C as
+  /// the consumer reads it (one each, or the groups of a reshape between
+  /// them: a matmul's rows that are [batch, sequence], its columns [heads,
+  /// features]), and the sizes of the latter.
+  SmallVector<ReassociationIndices> groups;
+  SmallVector<int64_t> readShape;
   /// The single store D[...] of the body.
   AffineStoreOp store;
-  /// The other loads that are unit-stride along C's last dimension (read as
-  /// vectors); the rest do not move along it (read once, broadcast), but for
-  /// those in `flatViews`.
+  /// The other loads whose address moves by one element along C's last
+  /// dimension (read as vectors); the rest do not move along it (read once,
+  /// broadcast).
   llvm::SmallPtrSet<Operation *, 4> vectorLoads;
-  /// Loads whose address moves by one element along the lanes though their
-  /// last subscript does not (batch norm's `%v[%c, 0, 0]` of a
-  /// memref<Cx1x1xf32>): read as vectors of the buffer collapsed to one
-  /// dimension (the collapse_shape, created above the producer, once
-  /// fused; in the body's order, so the output is the same every run).
+  /// Accesses made through their buffer collapsed to one dimension, at its
+  /// linear subscript (the collapse_shape, created above the producer, once
+  /// fused; in the body's order, so the output is the same every run): the
+  /// loads that move by one element along the lanes though their last
+  /// subscript does not (batch norm's `%v[%c, 0, 0]` of a
+  /// memref<Cx1x1xf32>), and, when C is read through a reshape, every other
+  /// access that can be, so that the reshape's floordiv and mod cancel in
+  /// the linear subscript.
   llvm::MapVector<Operation *, Value> flatViews;
+  /// When C is read through a reshape, the accesses at C's own subscripts
+  /// to buffers of C's shape as read (D, a residual): made through their
+  /// buffer reshaped as the tiles store C (the collapse_shape, created
+  /// above the producer), at the tile store's subscripts, so that
+  /// dependence analysis sees the same accesses as the tiles' (parallel
+  /// over their column blocks).
+  llvm::MapVector<Operation *, Value> tileShapedViews;
 };
 
 /// Whether `op` is a nest that stores each element of its result once, as
@@ -127,6 +146,53 @@ static ProducerBuffers getProducerBuffers(AffineForOp producer) {
   return buffers;
 }
 
+/// The buffer an affine load or store accesses, its map and the map's
+/// operands.
+static Value getAccessedMemRef(Operation *access) {
+  if (auto load = dyn_cast<AffineLoadOp>(access))
+    return load.getMemRef();
+  return cast<AffineStoreOp>(access).getMemRef();
+}
+static AffineMap getAccessMap(Operation *access) {
+  if (auto load = dyn_cast<AffineLoadOp>(access))
+    return load.getAffineMap();
+  return cast<AffineStoreOp>(access).getAffineMap();
+}
+static ValueRange getAccessOperands(Operation *access) {
+  if (auto load = dyn_cast<AffineLoadOp>(access))
+    return load.getMapOperands();
+  return cast<AffineStoreOp>(access).getMapOperands();
+}
+
+/// Whether `memref` can be collapsed to one dimension and addressed by its
+/// linear subscript.
+static bool isFlattenable(Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  return type.getRank() > 0 && type.getLayout().isIdentity() &&
+         type.hasStaticShape();
+}
+
+/// Whether `read` is the buffer `result` the tiles store, or a reshape of
+/// it (an expand_shape of it, or the buffer `result` collapses): the
+/// dimensions of `read` that each dimension of `result` groups.
+static std::optional<SmallVector<ReassociationIndices>>
+getResultView(Value result, Value read) {
+  auto readType = cast<MemRefType>(read.getType());
+  if (read == result)
+    return llvm::map_to_vector(
+        llvm::seq<int64_t>(0, readType.getRank()),
+        [](int64_t d) { return ReassociationIndices{d}; });
+  if (!readType.hasStaticShape() || !readType.getLayout().isIdentity())
+    return std::nullopt;
+  if (auto expand = read.getDefiningOp<memref::ExpandShapeOp>();
+      expand && expand.getSrc() == result)
+    return expand.getReassociationIndices();
+  if (auto collapse = result.getDefiningOp<memref::CollapseShapeOp>();
+      collapse && collapse.getSrc() == read)
+    return collapse.getReassociationIndices();
+  return std::nullopt;
+}
+
 /// Matches `consumer` as an elementwise map of `result` that the tile
 /// stores of a producer accessing `buffers` can compute.
 static std::optional<Epilogue> matchEpilogue(const ProducerBuffers &buffers,
@@ -135,9 +201,6 @@ static std::optional<Epilogue> matchEpilogue(const ProducerBuffers &buffers,
   const llvm::SmallPtrSetImpl<Value> &written = buffers.written;
   Epilogue e;
   getPerfectlyNestedLoops(e.band, consumer);
-  auto resultType = cast<MemRefType>(result.getType());
-  if (e.band.size() != static_cast<size_t>(resultType.getRank()))
-    return std::nullopt;
   Block *body = e.band.back().getBody();
   if (polyblocks::containsLoop(body))
     return std::nullopt;
@@ -155,10 +218,11 @@ static std::optional<Epilogue> matchEpilogue(const ProducerBuffers &buffers,
   // consumer's.
   for (Operation &op : body->without_terminator()) {
     if (auto load = dyn_cast<AffineLoadOp>(op)) {
-      if (load.getMemRef() == result) {
+      if (auto groups = getResultView(result, load.getMemRef())) {
         if (e.resultLoad)
           return std::nullopt; // C read twice: not one element per iteration
         e.resultLoad = load;
+        e.groups = std::move(*groups);
         continue;
       }
       if (written.contains(getBaseBuffer(load.getMemRef())))
@@ -176,12 +240,16 @@ static std::optional<Epilogue> matchEpilogue(const ProducerBuffers &buffers,
   }
   if (!e.resultLoad || !e.store)
     return std::nullopt;
+  auto resultType = cast<MemRefType>(e.resultLoad.getMemRef().getType());
+  if (e.band.size() != static_cast<size_t>(resultType.getRank()))
+    return std::nullopt;
+  e.readShape = llvm::to_vector(resultType.getShape());
   // D is C itself at the element read (in place), or a buffer the
   // producer does not touch: the tiles store D while the producer still
   // runs, so D must not be one of its operands (the A of a matmul whose
   // result overwrites it: later tiles would read the rows already stored).
   Value output = e.store.getMemRef();
-  if (output == result) {
+  if (output == e.resultLoad.getMemRef()) {
     if (e.store.getAffineMap() != e.resultLoad.getAffineMap() ||
         e.store.getMapOperands() != e.resultLoad.getMapOperands())
       return std::nullopt;
@@ -231,16 +299,32 @@ static std::optional<Epilogue> matchEpilogue(const ProducerBuffers &buffers,
       e.vectorLoads.insert(&op);
     if (stride != polyblocks::AccessStride::Strided)
       continue;
-    auto type = cast<MemRefType>(cast<AffineLoadOp>(op).getMemRef().getType());
     if (polyblocks::getAddressStride(&op, lanes) !=
             polyblocks::AccessStride::Contiguous ||
-        !type.getLayout().isIdentity() || !type.hasStaticShape())
+        !isFlattenable(cast<AffineLoadOp>(op).getMemRef()))
       return std::nullopt;
+    e.vectorLoads.insert(&op);
     e.flatViews[&op] = Value();
   }
   if (polyblocks::getAccessStride(e.store, lanes) !=
       polyblocks::AccessStride::Contiguous)
     return std::nullopt;
+  if (llvm::any_of(e.groups, [](const ReassociationIndices &group) {
+        return group.size() > 1;
+      }))
+    for (Operation &op : body->without_terminator()) {
+      if (&op == e.resultLoad.getOperation() ||
+          !isa<AffineLoadOp, AffineStoreOp>(op) ||
+          !isFlattenable(getAccessedMemRef(&op)))
+        continue;
+      auto type = cast<MemRefType>(getAccessedMemRef(&op).getType());
+      if (type.getShape() == ArrayRef(e.readShape) &&
+          getAccessMap(&op) == e.resultLoad.getAffineMap() &&
+          getAccessOperands(&op) == e.resultLoad.getMapOperands())
+        e.tileShapedViews.insert({&op, Value()});
+      else
+        e.flatViews.insert({&op, Value()});
+    }
   // The loops' induction variables only subscript loads and stores.
   for (Operation &op : body->without_terminator())
     if (!isa<AffineLoadOp, AffineStoreOp>(op) &&
@@ -250,15 +334,16 @@ static std::optional<Epilogue> matchEpilogue(const ProducerBuffers &buffers,
   return e;
 }
 
-/// The map of `load` (of an identity-layout buffer) as one linear
-/// subscript: each subscript times its dimension's stride, summed.
-static AffineMap getLinearMap(AffineLoadOp load) {
-  AffineMap map = load.getAffineMap();
-  auto type = cast<MemRefType>(load.getMemRef().getType());
+/// The map of an affine load or store `access` (of an identity-layout
+/// buffer) as one linear subscript: each subscript times its dimension's
+/// stride, summed.
+static AffineMap getLinearMap(Operation *access) {
+  AffineMap map = getAccessMap(access);
+  auto type = cast<MemRefType>(getAccessedMemRef(access).getType());
   SmallVector<int64_t> strides;
   int64_t offset;
   (void)type.getStridesAndOffset(strides, offset);
-  AffineExpr linear = getAffineConstantExpr(0, load.getContext());
+  AffineExpr linear = getAffineConstantExpr(0, access->getContext());
   for (auto [expr, stride] : llvm::zip(map.getResults(), strides))
     linear = linear + expr * stride;
   return AffineMap::get(map.getNumDims(), map.getNumSymbols(), linear);
@@ -278,6 +363,33 @@ composeAt(AffineMap map, ValueRange operands, const IRMapping &scalars) {
   return {map, mapped};
 }
 
+/// Whether the lanes of `tileStore` stay within one row of C's last
+/// dimension as the consumer reads it (`lastSize` elements, split off the
+/// tiles' last dimension by a reshape): the row a multiple of the lanes,
+/// and the store's last subscript too, as its loops' bounds and steps show.
+static bool storesWithinRows(AffineVectorStoreOp tileStore, int64_t lastSize) {
+  int64_t lanes = tileStore.getVectorType().getNumElements();
+  if (lastSize % lanes != 0)
+    return false;
+  AffineMap map = tileStore.getAffineMap();
+  SmallVector<Value> operands(tileStore.getMapOperands());
+  map = map.getSubMap({map.getNumResults() - 1});
+  fullyComposeAffineMapAndOperands(&map, &operands);
+  // Each loop's induction variable as `lower + step * k`; anything else
+  // unknown (a multiple of 1).
+  SmallVector<AffineExpr> dims;
+  for (unsigned i = 0; i < map.getNumDims(); ++i) {
+    AffineExpr dim = getAffineDimExpr(i, map.getContext());
+    AffineForOp loop = getForInductionVarOwner(operands[i]);
+    if (loop && loop.hasConstantLowerBound())
+      dim = loop.getConstantLowerBound() + dim * loop.getStepAsInt();
+    dims.push_back(dim);
+  }
+  AffineExpr last = simplifyAffineExpr(map.getResult(0).replaceDims(dims),
+                                       map.getNumDims(), map.getNumSymbols());
+  return last.getLargestKnownDivisor() % lanes == 0;
+}
+
 /// At the tile store `tileStore` (a vector of C), computes the consumer's
 /// body on the stored vector and stores its vector of D.
 static void emitEpilogue(Epilogue &e, AffineVectorStoreOp tileStore) {
@@ -288,11 +400,22 @@ static void emitEpilogue(Epilogue &e, AffineVectorStoreOp tileStore) {
   AffineMap map = tileStore.getAffineMap();
   ValueRange operands = tileStore.getMapOperands();
 
-  // The consumer's induction variables: the tile store's subscripts.
+  // The consumer's induction variables: the tile store's subscripts, each
+  // split into the dimensions it groups (x = ((x0 * n1) + x1) * n2 + x2:
+  // x0 = x floordiv (n1 * n2), x1 = (x floordiv n2) mod n1, x2 = x mod n2).
   IRMapping scalars;
-  for (auto [d, iv] : llvm::enumerate(e.ivOfDim))
-    scalars.map(iv, AffineApplyOp::create(b, loc, map.getSubMap({unsigned(d)}),
-                                          operands));
+  for (auto [group, subscript] : llvm::zip(e.groups, map.getResults())) {
+    int64_t inner = 1;
+    for (int64_t d : llvm::reverse(group)) {
+      AffineExpr expr = subscript.floorDiv(inner);
+      if (d != group.front())
+        expr = expr % e.readShape[d];
+      inner *= e.readShape[d];
+      auto dimMap = AffineMap::get(map.getNumDims(), map.getNumSymbols(), expr);
+      scalars.map(e.ivOfDim[d],
+                  AffineApplyOp::create(b, loc, dimMap, operands));
+    }
+  }
   IRMapping vectors;
   auto widen = [&](Type t) { return VectorType::get({lanes}, t); };
   auto vectorOf = [&](Value v) -> Value {
@@ -307,34 +430,39 @@ static void emitEpilogue(Epilogue &e, AffineVectorStoreOp tileStore) {
       vectors.map(e.resultLoad.getResult(), tileStore.getValueToStore());
       continue;
     }
-    if (auto load = dyn_cast<AffineLoadOp>(op)) {
-      auto [loadMap, mapOperands] =
-          composeAt(load.getAffineMap(), load.getMapOperands(), scalars);
+    if (isa<AffineLoadOp, AffineStoreOp>(op)) {
+      Value memref = getAccessedMemRef(&op);
+      AffineMap map = getAccessMap(&op);
+      ValueRange operands = getAccessOperands(&op);
+      if (Value flat = e.flatViews.lookup(&op)) {
+        memref = flat;
+        map = getLinearMap(&op);
+      }
+      if (Value tileShaped = e.tileShapedViews.lookup(&op)) {
+        // At the tile store's own subscripts.
+        memref = tileShaped;
+        map = tileStore.getAffineMap();
+        operands = tileStore.getMapOperands();
+      }
+      if (auto store = dyn_cast<AffineStoreOp>(op)) {
+        auto [storeMap, mapOperands] = composeAt(map, operands, scalars);
+        AffineVectorStoreOp::create(b, loc, vectorOf(store.getValueToStore()),
+                                    memref, storeMap, mapOperands);
+        continue;
+      }
+      auto load = cast<AffineLoadOp>(op);
+      auto [loadMap, mapOperands] = composeAt(map, operands, scalars);
       Type element = load.getType();
-      if (Value flat = e.flatViews.lookup(load)) {
-        auto [flatMap, flatOperands] =
-            composeAt(getLinearMap(load), load.getMapOperands(), scalars);
+      if (e.vectorLoads.contains(load)) {
         vectors.map(load.getResult(),
-                    AffineVectorLoadOp::create(b, loc, widen(element), flat,
-                                               flatMap, flatOperands));
-      } else if (e.vectorLoads.contains(load)) {
-        vectors.map(load.getResult(),
-                    AffineVectorLoadOp::create(b, loc, widen(element),
-                                               load.getMemRef(), loadMap,
-                                               mapOperands));
+                    AffineVectorLoadOp::create(b, loc, widen(element), memref,
+                                               loadMap, mapOperands));
       } else {
-        Value scalar = AffineLoadOp::create(b, loc, load.getMemRef(), loadMap,
-                                            mapOperands);
+        Value scalar =
+            AffineLoadOp::create(b, loc, memref, loadMap, mapOperands);
         vectors.map(load.getResult(), vector::BroadcastOp::create(
                                           b, loc, widen(element), scalar));
       }
-      continue;
-    }
-    if (auto store = dyn_cast<AffineStoreOp>(op)) {
-      auto [storeMap, mapOperands] =
-          composeAt(store.getAffineMap(), store.getMapOperands(), scalars);
-      AffineVectorStoreOp::create(b, loc, vectorOf(store.getValueToStore()),
-                                  store.getMemRef(), storeMap, mapOperands);
       continue;
     }
     if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
@@ -359,21 +487,32 @@ static void emitEpilogue(Epilogue &e, AffineVectorStoreOp tileStore) {
 }
 
 /// Whether C is used after `producer` by anything but `consumer` and its
-/// deallocation: its tile stores must then stay. (Uses before the producer,
-/// its fill, do not see them.)
+/// deallocation, through any reshape of it: its tile stores must then stay.
+/// (Uses before the producer, its fill, do not see them.)
 static bool isUsedElsewhere(Value result, AffineForOp producer,
                             AffineForOp consumer) {
-  if (!result.getDefiningOp<memref::AllocOp>())
+  auto isReshape = [](Operation *op) {
+    return isa_and_nonnull<memref::ExpandShapeOp, memref::CollapseShapeOp>(op);
+  };
+  Value buffer = result;
+  while (isReshape(buffer.getDefiningOp()))
+    buffer = buffer.getDefiningOp()->getOperand(0);
+  if (!buffer.getDefiningOp<memref::AllocOp>())
     return true;
   Block *block = producer->getBlock();
-  return llvm::any_of(result.getUsers(), [&](Operation *user) {
-    if (isa<memref::DeallocOp>(user) || producer->isAncestor(user) ||
-        consumer->isAncestor(user))
-      return false;
-    Operation *top = block->findAncestorOpInBlock(*user);
-    return !top || !top->isBeforeInBlock(producer) ||
-           !isa<AffineReadOpInterface, AffineWriteOpInterface>(user);
-  });
+  std::function<bool(Value)> usedElsewhere = [&](Value view) {
+    return llvm::any_of(view.getUsers(), [&](Operation *user) {
+      if (isReshape(user))
+        return usedElsewhere(user->getResult(0));
+      if (isa<memref::DeallocOp>(user) || producer->isAncestor(user) ||
+          consumer->isAncestor(user))
+        return false;
+      Operation *top = block->findAncestorOpInBlock(*user);
+      return !top || !top->isBeforeInBlock(producer) ||
+             !isa<AffineReadOpInterface, AffineWriteOpInterface>(user);
+    });
+  };
+  return usedElsewhere(buffer);
 }
 
 /// Whether `nest` commutes with a producer accessing `buffers`, so that it
@@ -398,8 +537,8 @@ static bool isIndependentNest(AffineForOp nest,
       conflict = buffers.touched.contains(getBaseBuffer(write.getMemRef()));
     else if (auto dealloc = dyn_cast<memref::DeallocOp>(op))
       conflict = !isOwn(dealloc.getMemref());
-    else if (!isa<AffineForOp, AffineYieldOp, AffinePrefetchOp, memref::AllocOp,
-                  memref::AllocaOp>(op))
+    else if (!isa<AffineForOp, AffineIfOp, AffineYieldOp, AffinePrefetchOp,
+                  memref::AllocOp, memref::AllocaOp>(op))
       conflict = !isPure(op);
     return conflict ? WalkResult::interrupt() : WalkResult::advance();
   });
@@ -487,18 +626,27 @@ struct FuseEpiloguesPass
     });
     if (!available)
       return {};
+    // A reshape that splits the tiles' rows: each vector must lie in one.
+    if (e->groups.back().size() > 1 &&
+        !llvm::all_of(tileStores, [&](AffineVectorStoreOp tileStore) {
+          return storesWithinRows(tileStore, e->readShape.back());
+        }))
+      return {};
     for (Operation *op : between)
       op->moveBefore(producer);
     OpBuilder before(producer);
     for (auto &[op, flat] : e->flatViews) {
-      Value memref = cast<AffineLoadOp>(op).getMemRef();
+      Value memref = getAccessedMemRef(op);
       ReassociationIndices all = llvm::to_vector(
           llvm::seq<int64_t>(0, cast<MemRefType>(memref.getType()).getRank()));
       flat = memref::CollapseShapeOp::create(
           before, op->getLoc(), memref, ArrayRef<ReassociationIndices>{all});
     }
+    for (auto &[op, tileShaped] : e->tileShapedViews)
+      tileShaped = memref::CollapseShapeOp::create(
+          before, op->getLoc(), getAccessedMemRef(op), e->groups);
     // In place, the epilogue's store replaces the tile store.
-    bool inPlace = e->store.getMemRef() == result;
+    bool inPlace = e->store.getMemRef() == e->resultLoad.getMemRef();
     bool keepResult = !inPlace && isUsedElsewhere(result, producer, consumer);
     for (AffineVectorStoreOp tileStore : tileStores) {
       emitEpilogue(*e, tileStore);
