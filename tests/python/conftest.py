@@ -4,6 +4,7 @@ seed of every random draw."""
 import atexit
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -38,3 +39,18 @@ def relative_error(actual, expected):
     scale = float(np.abs(expected).max())
     assert scale > 0, "the reference output is all zeros: the test proves nothing"
     return float(np.abs(actual - expected).max()) / scale
+
+
+def compile_and_load(source, function, flags=()):
+    """Compiles the program `source` (a pathlib.Path) with pbtool into a
+    shared library beside it, loads it, and returns its entry point
+    `function` and what pbtool wrote on standard error (the remarks, when
+    `flags` has --explain)."""
+    import polyblocks
+    library, interface = source.with_suffix(".so"), source.with_suffix(".json")
+    done = subprocess.run(
+        [polyblocks.find_pbtool(), "compile", str(source), "--emit=shared",
+         "-o", str(library), "--interface", str(interface), *flags],
+        stderr=subprocess.PIPE, text=True)
+    assert done.returncode == 0, done.stderr
+    return polyblocks.load(str(library), str(interface))[function], done.stderr

@@ -3,15 +3,13 @@ output on the same inputs: exported and compiled by pbtool into a shared
 library called through its C interface, and through polyblocks.jax.jit.
 Tolerances: zoo_jax.MODELS."""
 
-import subprocess
 
 import jax
 import numpy as np
 import pytest
 
-import polyblocks
 import polyblocks.jax as pbj
-from conftest import relative_error
+from conftest import compile_and_load, relative_error
 from zoo_jax import MODELS
 
 
@@ -22,11 +20,7 @@ def test_export_compile_and_call(name, tmp_path):
     expected = np.asarray(jax.jit(fn)(*args))
     source = tmp_path / (name + ".mlir")
     pbj.export(fn, args, str(source), function=name)
-    library, interface = tmp_path / (name + ".so"), tmp_path / (name + ".json")
-    subprocess.run([polyblocks.find_pbtool(), "compile", str(source),
-                    "--emit=shared", "-o", str(library),
-                    "--interface", str(interface)], check=True)
-    kernel = polyblocks.load(str(library), str(interface))[name]
+    kernel, _ = compile_and_load(source, name)
     leaves = [np.asarray(x) for x in jax.tree_util.tree_leaves(args)]
     (actual,) = kernel(*leaves)
     error = relative_error(actual, expected)
@@ -44,13 +38,8 @@ def test_bert_layer_batch_8_biases_on_the_tiles(tmp_path):
     expected = np.asarray(jax.jit(fn)(*args))
     source = tmp_path / "bert_layer_b8.mlir"
     pbj.export(fn, args, str(source), function="bert_layer")
-    library, interface = tmp_path / "bert.so", tmp_path / "bert.json"
-    explained = subprocess.run(
-        [polyblocks.find_pbtool(), "compile", str(source), "--emit=shared",
-         "-o", str(library), "--interface", str(interface), "--explain"],
-        check=True, stderr=subprocess.PIPE, text=True).stderr
+    kernel, explained = compile_and_load(source, "bert_layer", ["--explain"])
     assert explained.count("pb-fuse-epilogues:") == 6
-    kernel = polyblocks.load(str(library), str(interface))["bert_layer"]
     leaves = [np.asarray(x) for x in jax.tree_util.tree_leaves(args)]
     (actual,) = kernel(*leaves)
     assert relative_error(actual, expected) <= tolerance

@@ -12,7 +12,7 @@ import torch
 
 import polyblocks
 import polyblocks.torch as pbt
-from conftest import relative_error
+from conftest import compile_and_load, relative_error
 from zoo_torch import MODELS
 
 
@@ -30,12 +30,8 @@ def test_export_compile_and_call(name, tmp_path):
     start = time.time()
     pbt.export(model, inputs, str(source), function=name)
     exported = time.time()
-    library, interface = tmp_path / (name + ".so"), tmp_path / (name + ".json")
-    subprocess.run([polyblocks.find_pbtool(), "compile", str(source),
-                    "--emit=shared", "-o", str(library),
-                    "--interface", str(interface)], check=True)
+    kernel, _ = compile_and_load(source, name)
     compiled = time.time()
-    kernel = polyblocks.load(str(library), str(interface))[name]
     (actual,) = kernel(*[t.numpy() for t in inputs])
     error = relative_error(actual, expected)
     print("%s: export %.1f s, pbtool %.1f s, error %.2e (tolerance %.0e)" % (
@@ -59,11 +55,7 @@ def test_batch_tiled_mobilenet_v2(tmp_path):
                          "--compile-to=s1", "-o", "-"] + flags,
                         check=True, stdout=subprocess.PIPE, text=True).stdout
     assert "scf.for" in s1 and "memref<1x112x112x96xf32>" in s1
-    library, interface = tmp_path / "mb.so", tmp_path / "mb.json"
-    subprocess.run([polyblocks.find_pbtool(), "compile", str(source),
-                    "--emit=shared", "-o", str(library),
-                    "--interface", str(interface)] + flags, check=True)
-    kernel = polyblocks.load(str(library), str(interface))["forward"]
+    kernel, _ = compile_and_load(source, "forward", flags)
     (actual,) = kernel(*[t.numpy() for t in inputs])
     assert relative_error(actual, expected) <= tolerance
 
@@ -78,14 +70,9 @@ def test_mlp_batch_8_on_register_tiles(tmp_path):
     expected = reference(model, inputs)
     source = tmp_path / "mlp_b8.mlir"
     pbt.export(model, inputs, str(source), function="forward")
-    library, interface = tmp_path / "mlp.so", tmp_path / "mlp.json"
-    explained = subprocess.run(
-        [polyblocks.find_pbtool(), "compile", str(source), "--emit=shared",
-         "-o", str(library), "--interface", str(interface), "--explain"],
-        check=True, stderr=subprocess.PIPE, text=True).stderr
+    kernel, explained = compile_and_load(source, "forward", ["--explain"])
     assert explained.count("the column factor packed at compile time") == 2
     assert explained.count("matmul of 8 rows streamed") == 1
-    kernel = polyblocks.load(str(library), str(interface))["forward"]
     (actual,) = kernel(*[t.numpy() for t in inputs])
     assert relative_error(actual, expected) <= tolerance
 
