@@ -3,7 +3,6 @@ output on the same inputs: exported and compiled by pbtool into a shared
 library called through its C interface, and through polyblocks.jax.jit.
 Tolerances: zoo_jax.MODELS."""
 
-
 import jax
 import numpy as np
 import pytest

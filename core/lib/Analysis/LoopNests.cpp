@@ -113,9 +113,7 @@ static bool isPartitionedBy(AffineForOp inner, AffineForOp loop) {
          simplifyAffineExpr(upper.getResult(0), 1, 0);
 }
 
-/// The affine map and its operands that `access` (an affine read or write)
-/// addresses its buffer with.
-static std::pair<AffineMap, ValueRange> getAccessMap(Operation *access) {
+std::pair<AffineMap, ValueRange> getAccessMap(Operation *access) {
   if (auto read = dyn_cast<AffineReadOpInterface>(access))
     return {read.getAffineMap(), read.getMapOperands()};
   auto write = cast<AffineWriteOpInterface>(access);

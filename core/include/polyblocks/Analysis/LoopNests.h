@@ -54,6 +54,11 @@ bool isParallelLoop(mlir::affine::AffineForOp loop);
 llvm::SmallVector<mlir::affine::AffineForOp>
 getFullBand(mlir::affine::AffineForOp root, llvm::ArrayRef<int64_t> shape);
 
+/// The affine map and its operands that `access` (an affine read or write)
+/// addresses its buffer with.
+std::pair<mlir::AffineMap, mlir::ValueRange>
+getAccessMap(mlir::Operation *access);
+
 /// The buffer `memref` is a view of (through reshapes, subviews, views),
 /// or `memref` itself.
 mlir::Value getBaseBuffer(mlir::Value memref);

@@ -26,6 +26,7 @@
 #include "polyblocks/Analysis/LoopNests.h"
 #include "polyblocks/IR/Decisions.h"
 
+#include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/LoopUtils.h"
@@ -144,24 +145,6 @@ static ProducerBuffers getProducerBuffers(AffineForOp producer) {
     }
   });
   return buffers;
-}
-
-/// The buffer an affine load or store accesses, its map and the map's
-/// operands.
-static Value getAccessedMemRef(Operation *access) {
-  if (auto load = dyn_cast<AffineLoadOp>(access))
-    return load.getMemRef();
-  return cast<AffineStoreOp>(access).getMemRef();
-}
-static AffineMap getAccessMap(Operation *access) {
-  if (auto load = dyn_cast<AffineLoadOp>(access))
-    return load.getAffineMap();
-  return cast<AffineStoreOp>(access).getAffineMap();
-}
-static ValueRange getAccessOperands(Operation *access) {
-  if (auto load = dyn_cast<AffineLoadOp>(access))
-    return load.getMapOperands();
-  return cast<AffineStoreOp>(access).getMapOperands();
 }
 
 /// Whether `memref` can be collapsed to one dimension and addressed by its
@@ -315,12 +298,13 @@ static std::optional<Epilogue> matchEpilogue(const ProducerBuffers &buffers,
     for (Operation &op : body->without_terminator()) {
       if (&op == e.resultLoad.getOperation() ||
           !isa<AffineLoadOp, AffineStoreOp>(op) ||
-          !isFlattenable(getAccessedMemRef(&op)))
+          !isFlattenable(MemRefAccess(&op).memref))
         continue;
-      auto type = cast<MemRefType>(getAccessedMemRef(&op).getType());
+      auto type = cast<MemRefType>(MemRefAccess(&op).memref.getType());
+      auto [map, operands] = polyblocks::getAccessMap(&op);
       if (type.getShape() == ArrayRef(e.readShape) &&
-          getAccessMap(&op) == e.resultLoad.getAffineMap() &&
-          getAccessOperands(&op) == e.resultLoad.getMapOperands())
+          map == e.resultLoad.getAffineMap() &&
+          operands == e.resultLoad.getMapOperands())
         e.tileShapedViews.insert({&op, Value()});
       else
         e.flatViews.insert({&op, Value()});
@@ -338,8 +322,8 @@ static std::optional<Epilogue> matchEpilogue(const ProducerBuffers &buffers,
 /// buffer) as one linear subscript: each subscript times its dimension's
 /// stride, summed.
 static AffineMap getLinearMap(Operation *access) {
-  AffineMap map = getAccessMap(access);
-  auto type = cast<MemRefType>(getAccessedMemRef(access).getType());
+  AffineMap map = polyblocks::getAccessMap(access).first;
+  auto type = cast<MemRefType>(MemRefAccess(access).memref.getType());
   SmallVector<int64_t> strides;
   int64_t offset;
   (void)type.getStridesAndOffset(strides, offset);
@@ -431,9 +415,8 @@ static void emitEpilogue(Epilogue &e, AffineVectorStoreOp tileStore) {
       continue;
     }
     if (isa<AffineLoadOp, AffineStoreOp>(op)) {
-      Value memref = getAccessedMemRef(&op);
-      AffineMap map = getAccessMap(&op);
-      ValueRange operands = getAccessOperands(&op);
+      Value memref = MemRefAccess(&op).memref;
+      auto [map, operands] = polyblocks::getAccessMap(&op);
       if (Value flat = e.flatViews.lookup(&op)) {
         memref = flat;
         map = getLinearMap(&op);
@@ -636,7 +619,7 @@ struct FuseEpiloguesPass
       op->moveBefore(producer);
     OpBuilder before(producer);
     for (auto &[op, flat] : e->flatViews) {
-      Value memref = getAccessedMemRef(op);
+      Value memref = MemRefAccess(op).memref;
       ReassociationIndices all = llvm::to_vector(
           llvm::seq<int64_t>(0, cast<MemRefType>(memref.getType()).getRank()));
       flat = memref::CollapseShapeOp::create(
@@ -644,7 +627,7 @@ struct FuseEpiloguesPass
     }
     for (auto &[op, tileShaped] : e->tileShapedViews)
       tileShaped = memref::CollapseShapeOp::create(
-          before, op->getLoc(), getAccessedMemRef(op), e->groups);
+          before, op->getLoc(), MemRefAccess(op).memref, e->groups);
     // In place, the epilogue's store replaces the tile store.
     bool inPlace = e->store.getMemRef() == e->resultLoad.getMemRef();
     bool keepResult = !inPlace && isUsedElsewhere(result, producer, consumer);
