@@ -3,6 +3,9 @@ output on the same inputs: exported and compiled by pbtool into a shared
 library called through its C interface, and through polyblocks.jax.jit.
 Tolerances: zoo_jax.MODELS."""
 
+import re
+import subprocess
+
 import jax
 import numpy as np
 import pytest
@@ -42,6 +45,27 @@ def test_bert_layer_batch_8_biases_on_the_tiles(tmp_path):
     leaves = [np.asarray(x) for x in jax.tree_util.tree_leaves(args)]
     (actual,) = kernel(*leaves)
     assert relative_error(actual, expected) <= tolerance
+
+
+def test_bert_layer_attention_fused(tmp_path):
+    """jaxlib writes the layer's attention as two linalg.generic
+    contractions over [batch, sequence, heads, features] around a softmax
+    of five nests (its maximum through a copy and a broadcast): at S1 it is
+    one scf.forall over the 12 heads (pb-fuse-attention), and no
+    contraction of five loops is left. (The layer's numbers:
+    test_export_compile_and_call.)"""
+    import polyblocks
+    build, _ = MODELS["bert_layer"]
+    fn, args = build()
+    source = tmp_path / "bert_layer.mlir"
+    pbj.export(fn, args, str(source), function="bert_layer")
+    done = subprocess.run(
+        [polyblocks.find_pbtool(), "compile", str(source), "--compile-to=s1",
+         "-o", "-"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert done.returncode == 0, done.stderr
+    assert len(re.findall(r"scf\.forall \(%\w+\) in \(12\)", done.stdout)) == 1
+    five_loops = '"parallel", "parallel", "parallel", "parallel", "reduction"'
+    assert five_loops not in done.stdout
 
 
 @pytest.mark.parametrize("name", sorted(MODELS))

@@ -126,3 +126,111 @@ func.func @scores_read_elsewhere(%q: tensor<2x16x8xf32>, %kt: tensor<2x8x16xf32>
   %out = linalg.batch_matmul ins(%p, %v : tensor<2x16x16xf32>, tensor<2x16x8xf32>) outs(%zo : tensor<2x16x8xf32>) -> tensor<2x16x8xf32>
   return %out, %s : tensor<2x16x8xf32>, tensor<2x16x16xf32>
 }
+
+// -----
+
+// A BERT layer's attention as jaxlib exports it: the scores a
+// linalg.generic contraction of the queries [b, q, h, d] and the keys
+// transposed to [b, h, d, k], into [b, h, q, k]; the row maximum through a
+// copy (stop_gradient) and a broadcast to [b, h, q, 1]; the product with
+// the values [b, k, h, d] (the first operand) written as [b, q, h, d]. The
+// 2 x 3 heads run as one scf.forall that reads each head's queries, keys and
+// values as slices of the tensors as they are (the head split into b and h)
+// and writes its output into a slice of the [b, q, h, d] result: nothing
+// transposed, no contraction or whole-sequence softmax left. (The head's
+// split indices: tests/e2e/attention-jax-layout.mlir, against the
+// reference lowering.)
+// CHECK-LABEL: func.func @jax_attention
+// CHECK-SAME:    (%[[Q:.*]]: tensor<2x32x3x8xf32>, %[[K:.*]]: tensor<2x32x3x8xf32>, %[[V:.*]]: tensor<2x32x3x8xf32>)
+// CHECK:         %[[KT:.*]] = linalg.transpose ins(%[[K]] : tensor<2x32x3x8xf32>) outs(%{{.*}} : tensor<2x3x8x32xf32>) permutation = [0, 2, 3, 1]
+// CHECK-NOT:     linalg.generic
+// CHECK-NOT:     linalg.transpose
+// CHECK:         %[[F:.*]] = scf.forall (%{{.*}}) in (6) shared_outs(%[[O:.*]] = %{{.*}}) -> (tensor<2x32x3x8xf32>) {
+// CHECK:           tensor.extract_slice %[[Q]][%{{.*}}, 0, %{{.*}}, 0] [1, 32, 1, 8] [1, 1, 1, 1] : tensor<2x32x3x8xf32> to tensor<32x8xf32>
+// CHECK:           tensor.extract_slice %[[KT]][%{{.*}}, %{{.*}}, 0, 0] [1, 1, 8, 32] [1, 1, 1, 1] : tensor<2x3x8x32xf32> to tensor<8x32xf32>
+// CHECK:           tensor.extract_slice %[[V]][%{{.*}}, 0, %{{.*}}, 0] [1, 32, 1, 8] [1, 1, 1, 1] : tensor<2x32x3x8xf32> to tensor<32x8xf32>
+// CHECK:           linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<32x8xf32>, tensor<8x32xf32>)
+// CHECK:           linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<32x32xf32>, tensor<32x8xf32>)
+// CHECK:           tensor.parallel_insert_slice %{{.*}} into %[[O]][%{{.*}}, 0, %{{.*}}, 0] [1, 32, 1, 8] [1, 1, 1, 1] : tensor<32x8xf32> into tensor<2x32x3x8xf32>
+// CHECK-NOT:     linalg.generic
+// CHECK-NOT:     linalg.transpose
+// CHECK:         return %[[F]]
+#q5 = affine_map<(b, h, q, k, d) -> (b, q, h, d)>
+#kt5 = affine_map<(b, h, q, k, d) -> (b, h, d, k)>
+#s5 = affine_map<(b, h, q, k, d) -> (b, h, q, k)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#row4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+#unit4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#v5 = affine_map<(b, h, e, q, k) -> (b, k, h, e)>
+#p5 = affine_map<(b, h, e, q, k) -> (b, h, q, k)>
+#o5 = affine_map<(b, h, e, q, k) -> (b, q, h, e)>
+func.func @jax_attention(%q: tensor<2x32x3x8xf32>, %k: tensor<2x32x3x8xf32>, %v: tensor<2x32x3x8xf32>) -> tensor<2x32x3x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %ekt = tensor.empty() : tensor<2x3x8x32xf32>
+  %kt = linalg.transpose ins(%k : tensor<2x32x3x8xf32>) outs(%ekt : tensor<2x3x8x32xf32>) permutation = [0, 2, 3, 1]
+  %es = tensor.empty() : tensor<2x3x32x32xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<2x3x32x32xf32>) -> tensor<2x3x32x32xf32>
+  %s = linalg.generic {indexing_maps = [#q5, #kt5, #s5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %kt : tensor<2x32x3x8xf32>, tensor<2x3x8x32xf32>) outs(%zs : tensor<2x3x32x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x3x32x32xf32>
+  %er = tensor.empty() : tensor<2x3x32xf32>
+  %fm = linalg.fill ins(%ninf : f32) outs(%er : tensor<2x3x32xf32>) -> tensor<2x3x32xf32>
+  %mx = linalg.generic {indexing_maps = [#id4, #row4], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%s : tensor<2x3x32x32xf32>) outs(%fm : tensor<2x3x32xf32>) {
+  ^bb0(%a: f32, %c: f32):
+    %r = arith.maximumf %c, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<2x3x32xf32>
+  %cp = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%mx : tensor<2x3x32xf32>) outs(%er : tensor<2x3x32xf32>) {
+  ^bb0(%a: f32, %c: f32):
+    linalg.yield %a : f32
+  } -> tensor<2x3x32xf32>
+  %eu = tensor.empty() : tensor<2x3x32x1xf32>
+  %mu = linalg.generic {indexing_maps = [#row4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%cp : tensor<2x3x32xf32>) outs(%eu : tensor<2x3x32x1xf32>) {
+  ^bb0(%a: f32, %c: f32):
+    linalg.yield %a : f32
+  } -> tensor<2x3x32x1xf32>
+  %ex = linalg.generic {indexing_maps = [#id4, #unit4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%s, %mu : tensor<2x3x32x32xf32>, tensor<2x3x32x1xf32>) outs(%es : tensor<2x3x32x32xf32>) {
+  ^bb0(%a: f32, %m: f32, %c: f32):
+    %d = arith.subf %a, %m : f32
+    %x = math.exp %d : f32
+    linalg.yield %x : f32
+  } -> tensor<2x3x32x32xf32>
+  %fz = linalg.fill ins(%zero : f32) outs(%er : tensor<2x3x32xf32>) -> tensor<2x3x32xf32>
+  %sm = linalg.generic {indexing_maps = [#id4, #row4], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%ex : tensor<2x3x32x32xf32>) outs(%fz : tensor<2x3x32xf32>) {
+  ^bb0(%a: f32, %c: f32):
+    %r = arith.addf %c, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<2x3x32xf32>
+  %su = linalg.generic {indexing_maps = [#row4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%sm : tensor<2x3x32xf32>) outs(%eu : tensor<2x3x32x1xf32>) {
+  ^bb0(%a: f32, %c: f32):
+    linalg.yield %a : f32
+  } -> tensor<2x3x32x1xf32>
+  %p = linalg.generic {indexing_maps = [#id4, #unit4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%ex, %su : tensor<2x3x32x32xf32>, tensor<2x3x32x1xf32>) outs(%es : tensor<2x3x32x32xf32>) {
+  ^bb0(%a: f32, %n: f32, %c: f32):
+    %r = arith.divf %a, %n : f32
+    linalg.yield %r : f32
+  } -> tensor<2x3x32x32xf32>
+  %eo = tensor.empty() : tensor<2x32x3x8xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<2x32x3x8xf32>) -> tensor<2x32x3x8xf32>
+  %o = linalg.generic {indexing_maps = [#v5, #p5, #o5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%v, %p : tensor<2x32x3x8xf32>, tensor<2x3x32x32xf32>) outs(%zo : tensor<2x32x3x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x32x3x8xf32>
+  return %o : tensor<2x32x3x8xf32>
+}

@@ -327,14 +327,22 @@ def PBFuseAttention : Pass<"pb-fuse-attention", "::mlir::func::FuncOp"> {
   let summary = "Compute attention as one nest over the heads with an online softmax over key blocks";
   let description = [{
     Runs on tensors (CPU). Attention as the exporters write it -- scores
-    `S = linalg.batch_matmul(Q, K)` ([B, Sq, D] x [B, D, Sk], zero init),
-    then elementwise ops on the scores (a scale, a mask, read through
-    projected permutations and `linalg.index`), a row maximum, `exp(x -
-    max)`, a row sum, a division by it, and `linalg.batch_matmul(P, V)`
-    (zero init), the softmax possibly on a view splitting B into batch and
-    heads -- becomes one `scf.forall` over the B heads whose body walks the
-    keys in blocks of Bk (chooseAttentionKeyBlock: all of them when a
-    head's scores fit in a quarter of L2) with an online softmax:
+    `S = Q K` ([B, Sq, D] x [B, D, Sk], zero init), then elementwise ops on
+    the scores (a scale, a mask, read through projected permutations and
+    `linalg.index`), a row maximum, `exp(x - max)`, a row sum, a division
+    by it, and `P V` (zero init), the softmax possibly on a view splitting B
+    into batch and heads -- becomes one `scf.forall` over the B heads whose
+    body walks the keys in blocks of Bk (chooseAttentionKeyBlock: all of
+    them when a head's scores fit in a quarter of L2) with an online
+    softmax. The two products are `linalg.batch_matmul` (torch-mlir) or
+    multiply-accumulate `linalg.generic` contractions of one rows, cols and
+    depth loop under any batch loops, their operands and result in any
+    layout (jaxlib's einsums over [b, s, h, d]; the values may be the first
+    operand); the row values may pass through identity copies and
+    broadcasts to [..., 1] (jaxlib's stop_gradient). A head's Q, K, V and
+    output are slices of their tensors as they are (the head split into
+    their batch dims) where its rows come before its cols there, and are
+    transposed to [B, rows, cols] before (the output: after) otherwise:
 
     ```mlir
     scf.forall (%h) in (B) {                 // heads, on the threads
@@ -365,8 +373,7 @@ def PBFuseAttention : Pass<"pb-fuse-attention", "::mlir::func::FuncOp"> {
            "keys per step of the online softmax (default: 0, from the "
            "machine model)">,
   ];
-  let dependentDialects = ["::mlir::affine::AffineDialect",
-                           "::mlir::arith::ArithDialect",
+  let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::scf::SCFDialect",

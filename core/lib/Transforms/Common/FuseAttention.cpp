@@ -1,11 +1,12 @@
 //===- FuseAttention.cpp - Attention as one nest with an online softmax ---===//
 //
 // Rewrites softmax(prologue(Q K)) V, as exporters spell it (two batched
-// matmuls around a row max, exp, row sum and division, with a scale or mask
-// before them), as one scf.forall over the batch of heads whose body walks
-// the keys in blocks, keeping a running row maximum, row sum and output
-// (the online softmax): the scores of a block are consumed where they are
-// computed, never written out for the whole sequence.
+// products around a row max, exp, row sum and division, with a scale or mask
+// before them; the products batch matmuls or contractions in any layout),
+// as one scf.forall over the batch of heads whose body walks the keys in
+// blocks, keeping a running row maximum, row sum and output (the online
+// softmax): the scores of a block are consumed where they are computed,
+// never written out for the whole sequence.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,14 +15,15 @@
 #include "polyblocks/Target/Heuristics.h"
 #include "polyblocks/Target/MachineModel.h"
 
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/Debug.h"
 
 #include <limits>
@@ -37,9 +39,20 @@ using namespace mlir;
 
 namespace {
 
+/// A contraction's operand or result as a batched matrix: the positions
+/// of its tensor's dims in the order [batch..., rows, cols].
+struct MatrixView {
+  Value value;
+  SmallVector<int64_t> permutation;
+  unsigned batchDims = 0;
+};
+
 /// The ops of one attention, as matched.
 struct Attention {
-  linalg::BatchMatmulOp scores, output;
+  linalg::LinalgOp scores, output;
+  /// Q [B, Sq, D], K [B, D, Sk], V [B, Sk, Dv] as the contractions read
+  /// them, and the output [B, Sq, Dv] as the second one writes it.
+  MatrixView query, key, value, result;
   /// Elementwise ops between the scores and the softmax, first to last,
   /// and the operand of each that carries the scores.
   SmallVector<linalg::LinalgOp> prologue;
@@ -77,24 +90,118 @@ static Value throughBatchReshapes(Value value) {
   }
 }
 
-/// `value` through an expand_shape that only appends a dim of 1 (a row
-/// reduction kept as [..., 1]).
-static Value throughTrailingUnit(Value value) {
-  if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>()) {
-    auto groups = expand.getReassociationIndices();
-    RankedTensorType type = expand.getResultType();
-    if (!groups.empty() && groups.back().size() == 2 &&
-        type.getDimSize(type.getRank() - 1) == 1 &&
-        llvm::all_of(
-            ArrayRef(groups).drop_back(),
-            [](const ReassociationIndices &g) { return g.size() == 1; }))
-      return expand.getSrc();
-  }
-  return value;
-}
-
 static bool isIdentity(AffineMap map, unsigned rank) {
   return map == AffineMap::getMultiDimIdentityMap(rank, map.getContext());
+}
+
+/// A linalg.generic that copies a row value, changing at most its shape:
+/// identity maps (jaxlib's stop_gradient), or a dim of 1 appended (the
+/// value kept as [..., 1], spelled as a broadcast).
+static bool isRowCopy(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || !generic.hasPureTensorSemantics() ||
+      generic.getNumDpsInputs() != 1 || generic.getNumDpsInits() != 1)
+    return false;
+  Block *body = generic.getBlock();
+  if (body->getOperations().size() != 1 ||
+      body->getTerminator()->getOperand(0) != body->getArgument(0))
+    return false;
+  unsigned n = generic.getNumLoops();
+  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+  if (generic.getNumParallelLoops() != n || !isIdentity(maps[1], n))
+    return false;
+  if (isIdentity(maps[0], n))
+    return true;
+  auto type = cast<RankedTensorType>(generic->getResult(0).getType());
+  return n >= 1 && type.getDimSize(n - 1) == 1 &&
+         maps[0] == AffineMap::getMultiDimIdentityMap(n, op->getContext())
+                        .getMajorSubMap(n - 1);
+}
+
+/// `value` through copies that keep a row value's values: expand_shapes
+/// that only append a dim of 1 (a row reduction kept as [..., 1]), and row
+/// copies.
+static Value throughRowCopies(Value value) {
+  while (true) {
+    if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>()) {
+      auto groups = expand.getReassociationIndices();
+      RankedTensorType type = expand.getResultType();
+      if (!groups.empty() && groups.back().size() == 2 &&
+          type.getDimSize(type.getRank() - 1) == 1 &&
+          llvm::all_of(
+              ArrayRef(groups).drop_back(),
+              [](const ReassociationIndices &g) { return g.size() == 1; })) {
+        value = expand.getSrc();
+        continue;
+      }
+    }
+    if (Operation *def = value.getDefiningOp(); def && isRowCopy(def)) {
+      value = def->getOperand(0);
+      continue;
+    }
+    return value;
+  }
+}
+
+/// The positions in `map`'s results of `dims`, in their order, when the
+/// map's results are those dims and nothing else.
+static std::optional<SmallVector<int64_t>>
+getPermutation(AffineMap map, ArrayRef<unsigned> dims) {
+  if (map.getNumResults() != dims.size())
+    return std::nullopt;
+  SmallVector<int64_t> permutation;
+  for (unsigned d : dims) {
+    std::optional<unsigned> position =
+        map.getResultPosition(getAffineDimExpr(d, map.getContext()));
+    if (!position)
+      return std::nullopt;
+    permutation.push_back(*position);
+  }
+  return permutation;
+}
+
+/// The loops of a batched matrix product: linalg.batch_matmul, or a
+/// multiply-accumulate linalg.generic of one rows, one cols and one depth
+/// loop under any number of batch loops, its operands and result in any
+/// layout (jaxlib's einsums over [b, s, h, d]). Null when `op` is not one.
+static std::optional<linalg::ContractionDimensions>
+getBatchedProduct(linalg::LinalgOp op) {
+  if (!op || !op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op))
+    return std::nullopt;
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->batch.empty() || dims->m.size() != 1 ||
+      dims->n.size() != 1 || dims->k.size() != 1)
+    return std::nullopt;
+  for (AffineMap map : op.getIndexingMapsArray())
+    if (!map.isProjectedPermutation())
+      return std::nullopt;
+  return *dims;
+}
+
+/// The first `count` results of `map` as dims, each one of `allowed`.
+static std::optional<SmallVector<unsigned>>
+getLeadingDims(AffineMap map, unsigned count, ArrayRef<unsigned> allowed) {
+  SmallVector<unsigned> dims;
+  for (unsigned i = 0; i < count && i < map.getNumResults(); ++i) {
+    auto dim = dyn_cast<AffineDimExpr>(map.getResult(i));
+    if (!dim || !llvm::is_contained(allowed, dim.getPosition()))
+      return std::nullopt;
+    dims.push_back(dim.getPosition());
+  }
+  if (dims.size() != count)
+    return std::nullopt;
+  return dims;
+}
+
+/// `batch`, then `rows` and `cols`.
+static SmallVector<unsigned> matrixDims(ArrayRef<unsigned> batch, unsigned rows,
+                                        unsigned cols) {
+  SmallVector<unsigned> dims(batch);
+  dims.push_back(rows);
+  dims.push_back(cols);
+  return dims;
 }
 
 /// (d0, ..., dn-1) -> (d0, ..., dn-2) or (d0, ..., dn-2, 0): a row's one
@@ -166,16 +273,48 @@ static bool isElementwise(linalg::LinalgOp op, unsigned rank) {
          op.getBlock()->getArguments().back().use_empty();
 }
 
-/// Matches the attention whose last op is `output`.
-static std::optional<Attention> matchAttention(linalg::BatchMatmulOp output) {
+/// Matches the attention whose last op is `output`, a batched product of
+/// the probabilities (its input `probabilitiesInput`) and the values.
+static std::optional<Attention> matchAttention(linalg::LinalgOp output,
+                                               unsigned probabilitiesInput) {
   Attention a;
   a.output = output;
-  if (!output.hasPureTensorSemantics() ||
-      !isFilledWith(output.getDpsInits()[0], 0.0))
+  std::optional<linalg::ContractionDimensions> outputDims =
+      getBatchedProduct(output);
+  if (!outputDims || !isFilledWith(output.getDpsInits()[0], 0.0))
     return std::nullopt;
+  // The probabilities P [batch..., rows, depth] in this order (the
+  // softmax's), the values V [batch..., depth, cols] and the result
+  // [batch..., rows, cols] in any.
+  OpOperand *pOperand = output.getDpsInputOperand(probabilitiesInput);
+  OpOperand *vOperand = output.getDpsInputOperand(1 - probabilitiesInput);
+  AffineMap pMap = output.getMatchingIndexingMap(pOperand);
+  unsigned outputBatchDims = outputDims->batch.size();
+  std::optional<SmallVector<unsigned>> outputBatch =
+      getLeadingDims(pMap, outputBatchDims, outputDims->batch);
+  if (!outputBatch || pMap.getNumResults() != outputBatchDims + 2)
+    return std::nullopt;
+  unsigned outputRows =
+      probabilitiesInput == 0 ? outputDims->m[0] : outputDims->n[0];
+  unsigned outputCols =
+      probabilitiesInput == 0 ? outputDims->n[0] : outputDims->m[0];
+  unsigned outputDepth = outputDims->k[0];
+  std::optional<SmallVector<int64_t>> vPermutation =
+      getPermutation(output.getMatchingIndexingMap(vOperand),
+                     matrixDims(*outputBatch, outputDepth, outputCols));
+  std::optional<SmallVector<int64_t>> resultPermutation =
+      getPermutation(output.getMatchingIndexingMap(output.getDpsInitOperand(0)),
+                     matrixDims(*outputBatch, outputRows, outputCols));
+  std::optional<SmallVector<int64_t>> pPermutation =
+      getPermutation(pMap, matrixDims(*outputBatch, outputRows, outputDepth));
+  if (!pPermutation || !isIdentityPermutation(*pPermutation) || !vPermutation ||
+      !resultPermutation)
+    return std::nullopt;
+  a.value = {vOperand->get(), *vPermutation, outputBatchDims};
+  a.result = {output->getResult(0), *resultPermutation, outputBatchDims};
   // The probabilities: x / sum.
-  auto div = throughBatchReshapes(output.getDpsInputs()[0])
-                 .getDefiningOp<linalg::LinalgOp>();
+  auto div =
+      throughBatchReshapes(pOperand->get()).getDefiningOp<linalg::LinalgOp>();
   if (!div)
     return std::nullopt;
   auto probabilities = cast<RankedTensorType>(div->getResult(0).getType());
@@ -193,8 +332,8 @@ static std::optional<Attention> matchAttention(linalg::BatchMatmulOp output) {
     return std::nullopt;
   a.div = div;
   // The sum of the exponentials, and the exponentials: exp(x - max).
-  auto sum = throughTrailingUnit(div.getDpsInputs()[1])
-                 .getDefiningOp<linalg::LinalgOp>();
+  auto sum =
+      throughRowCopies(div.getDpsInputs()[1]).getDefiningOp<linalg::LinalgOp>();
   auto exp = div.getDpsInputs()[0].getDefiningOp<linalg::LinalgOp>();
   if (!sum || !exp || !isRowReduction<arith::AddFOp>(sum, rank, 0.0) ||
       sum.getDpsInputs()[0] != exp->getResult(0) || !isElementwise(exp, rank) ||
@@ -214,8 +353,8 @@ static std::optional<Attention> matchAttention(linalg::BatchMatmulOp output) {
   a.exp = exp;
   // The row maximum, of the same scores.
   Value scoresValue = exp.getDpsInputs()[0];
-  auto max = throughTrailingUnit(exp.getDpsInputs()[1])
-                 .getDefiningOp<linalg::LinalgOp>();
+  auto max =
+      throughRowCopies(exp.getDpsInputs()[1]).getDefiningOp<linalg::LinalgOp>();
   double lowest = -std::numeric_limits<double>::infinity();
   if (!max ||
       !isRowReduction<arith::MaximumFOp, arith::MaxNumFOp>(max, rank, lowest) ||
@@ -228,7 +367,8 @@ static std::optional<Attention> matchAttention(linalg::BatchMatmulOp output) {
   Value current = scoresValue;
   while (true) {
     Value underneath = throughBatchReshapes(current);
-    if (auto scores = underneath.getDefiningOp<linalg::BatchMatmulOp>()) {
+    if (auto scores = underneath.getDefiningOp<linalg::LinalgOp>();
+        scores && getBatchedProduct(scores)) {
       a.scores = scores;
       break;
     }
@@ -255,38 +395,75 @@ static std::optional<Attention> matchAttention(linalg::BatchMatmulOp output) {
     a.carried.insert(a.carried.begin(), *carried);
     current = op->getOperand(*carried);
   }
-  // The matmuls: scores [B, Sq, D] x [B, D, Sk], output [B, Sq, Sk] x [B,
-  // Sk, Dv], with zero inits; the scores read by nothing else.
-  if (!a.scores.hasPureTensorSemantics() ||
+  // The scores S [batch..., rows, cols] in this order (the softmax's) of Q
+  // [batch..., rows, depth] and K [batch..., depth, cols] in any, with a zero
+  // init; Q the input holding the rows.
+  linalg::ContractionDimensions scoresDims = *getBatchedProduct(a.scores);
+  AffineMap sMap =
+      a.scores.getMatchingIndexingMap(a.scores.getDpsInitOperand(0));
+  unsigned scoresBatchDims = scoresDims.batch.size();
+  std::optional<SmallVector<unsigned>> scoresBatch =
+      getLeadingDims(sMap, scoresBatchDims, scoresDims.batch);
+  if (!scoresBatch || sMap.getNumResults() != scoresBatchDims + 2 ||
       !isFilledWith(a.scores.getDpsInits()[0], 0.0))
     return std::nullopt;
-  auto qType = cast<RankedTensorType>(a.scores.getDpsInputs()[0].getType());
-  auto kType = cast<RankedTensorType>(a.scores.getDpsInputs()[1].getType());
-  auto vType = cast<RankedTensorType>(output.getDpsInputs()[1].getType());
+  unsigned rows =
+      cast<AffineDimExpr>(sMap.getResult(scoresBatchDims)).getPosition();
+  unsigned cols =
+      cast<AffineDimExpr>(sMap.getResult(scoresBatchDims + 1)).getPosition();
+  unsigned depth = scoresDims.k[0];
+  OpOperand *qOperand = a.scores.getDpsInputOperand(0);
+  OpOperand *kOperand = a.scores.getDpsInputOperand(1);
+  if (rows != scoresDims.m[0])
+    std::swap(qOperand, kOperand);
+  std::optional<SmallVector<int64_t>> qPermutation =
+      getPermutation(a.scores.getMatchingIndexingMap(qOperand),
+                     matrixDims(*scoresBatch, rows, depth));
+  std::optional<SmallVector<int64_t>> kPermutation =
+      getPermutation(a.scores.getMatchingIndexingMap(kOperand),
+                     matrixDims(*scoresBatch, depth, cols));
+  if (!qPermutation || !kPermutation)
+    return std::nullopt;
+  a.query = {qOperand->get(), *qPermutation, scoresBatchDims};
+  a.key = {kOperand->get(), *kPermutation, scoresBatchDims};
+  auto qType = cast<RankedTensorType>(qOperand->get().getType());
+  auto kType = cast<RankedTensorType>(kOperand->get().getType());
+  auto vType = cast<RankedTensorType>(vOperand->get().getType());
   if (!qType.hasStaticShape() || !kType.hasStaticShape() ||
       !vType.hasStaticShape() || !qType.getElementType().isF32() ||
       !kType.getElementType().isF32() || !vType.getElementType().isF32())
     return std::nullopt;
+  SmallVector<int64_t> scoresLoops = a.scores.getStaticLoopRanges();
+  SmallVector<int64_t> outputLoops = output.getStaticLoopRanges();
+  auto product = [](ArrayRef<int64_t> loops, ArrayRef<unsigned> dims) {
+    int64_t p = 1;
+    for (unsigned d : dims)
+      p *= loops[d];
+    return p;
+  };
   a.rank = rank;
-  a.batch = qType.getDimSize(0);
-  a.queries = qType.getDimSize(1);
-  a.depth = qType.getDimSize(2);
-  a.keys = kType.getDimSize(2);
-  a.valueDepth = vType.getDimSize(2);
+  a.batch = product(scoresLoops, *scoresBatch);
+  a.queries = scoresLoops[rows];
+  a.depth = scoresLoops[depth];
+  a.keys = scoresLoops[cols];
+  a.valueDepth = outputLoops[outputCols];
   a.leading = llvm::to_vector(probabilities.getShape().drop_back(2));
   int64_t leadingProduct = 1;
   for (int64_t d : a.leading)
     leadingProduct *= d;
   if (leadingProduct != a.batch ||
+      product(outputLoops, *outputBatch) != a.batch ||
       probabilities.getDimSize(rank - 2) != a.queries ||
       probabilities.getDimSize(rank - 1) != a.keys ||
-      vType.getDimSize(1) != a.keys)
+      outputLoops[outputRows] != a.queries ||
+      outputLoops[outputDepth] != a.keys)
     return std::nullopt;
   // Every intermediate is read by the attention alone.
   auto usedOnlyBy = [](Value value, ArrayRef<Operation *> readers) {
     for (OpOperand &use : value.getUses()) {
       Operation *user = use.getOwner();
-      while (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(user) &&
+      while ((isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(user) ||
+              isRowCopy(user)) &&
              user->getResult(0).hasOneUse())
         user = *user->getResult(0).getUsers().begin();
       if (!llvm::is_contained(readers, user))
@@ -326,8 +503,19 @@ public:
         f32(b.getF32Type()) {}
 
   Value build() {
-    auto outType = cast<RankedTensorType>(a.output->getResult(0).getType());
-    Value init = tensor::EmptyOp::create(b, loc, outType.getShape(), f32);
+    // Q, K, V and the output as their tensors where a head's matrix is a
+    // slice of them (its rows before its cols), else transposed to [B,
+    // rows, cols].
+    MatrixView query = sliceable(a.query);
+    MatrixView key = sliceable(a.key);
+    MatrixView value = sliceable(a.value);
+    bool inPlace = isSliceable(a.result);
+    Value init =
+        inPlace
+            ? empty(b,
+                    cast<RankedTensorType>(a.result.value.getType()).getShape())
+            : empty(b, {a.batch, a.queries, a.valueDepth});
+    MatrixView result = inPlace ? a.result : MatrixView{init, {0, 1, 2}, 1};
     auto forall = scf::ForallOp::create(
         b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(a.batch)},
         ValueRange{init}, std::nullopt);
@@ -338,15 +526,11 @@ public:
     int64_t stride = a.batch;
     for (int64_t size : a.leading) {
       stride /= size;
-      AffineExpr d0 = fb.getAffineDimExpr(0);
-      leadingIndices.push_back(affine::AffineApplyOp::create(
-          fb, loc, AffineMap::get(1, 0, (d0.floorDiv(stride)) % size),
-          ValueRange{head}));
+      leadingIndices.push_back(splitIndex(fb, head, stride, size));
     }
-    Value q = slice3D(fb, a.scores.getDpsInputs()[0], head, a.queries, a.depth);
-    Value k = slice3D(fb, a.scores.getDpsInputs()[1], head, a.depth, a.keys);
-    Value v =
-        slice3D(fb, a.output.getDpsInputs()[1], head, a.keys, a.valueDepth);
+    Value q = headSlice(fb, query, head, a.queries, a.depth);
+    Value k = headSlice(fb, key, head, a.depth, a.keys);
+    Value v = headSlice(fb, value, head, a.keys, a.valueDepth);
     Value ninf = constant(fb, -std::numeric_limits<float>::infinity());
     Value zero = constant(fb, 0.0f);
     Value m0 = filled(fb, {a.queries}, ninf);
@@ -434,17 +618,126 @@ public:
             ->getResult(0);
     OpBuilder ib = OpBuilder::atBlockTerminator(forall.getBody());
     ib.setInsertionPointToStart(forall.getTerminator().getBody());
+    HeadSlice slice = getHeadSlice(fb, result, head, a.queries, a.valueDepth);
     tensor::ParallelInsertSliceOp::create(
-        ib, loc, out, forall.getRegionIterArgs()[0],
-        ArrayRef<OpFoldResult>{head, ib.getIndexAttr(0), ib.getIndexAttr(0)},
-        ArrayRef<OpFoldResult>{ib.getIndexAttr(1), ib.getIndexAttr(a.queries),
-                               ib.getIndexAttr(a.valueDepth)},
-        ArrayRef<OpFoldResult>{ib.getIndexAttr(1), ib.getIndexAttr(1),
-                               ib.getIndexAttr(1)});
-    return forall.getResult(0);
+        ib, loc, out, forall.getRegionIterArgs()[0], slice.offsets, slice.sizes,
+        slice.strides);
+    if (inPlace)
+      return forall.getResult(0);
+    return fromBatchedMatrix(forall.getResult(0), a.result);
   }
 
 private:
+  /// Whether a head's matrix of `view` is a slice of its tensor: its rows
+  /// come before its cols there (a slice, strided when batch dims lie
+  /// between or after them).
+  static bool isSliceable(const MatrixView &view) {
+    return view.permutation[view.batchDims] <
+           view.permutation[view.batchDims + 1];
+  }
+  /// `view`, or its tensor transposed to [B, rows, cols] when a head's
+  /// matrix is no slice of it.
+  MatrixView sliceable(const MatrixView &view) {
+    if (isSliceable(view))
+      return view;
+    return {asBatchedMatrix(view), {0, 1, 2}, 1};
+  }
+  /// (`head` / `stride`) mod `size`: one index of the head split row-major
+  /// (no division by 1, no remainder where the quotient is less than
+  /// `size`). Arith, not affine.apply: `pbtool bench --per-op` takes the
+  /// op as an input program.
+  Value splitIndex(OpBuilder &ob, Value head, int64_t stride, int64_t size) {
+    if (size == 1)
+      return arith::ConstantIndexOp::create(ob, loc, 0);
+    Value index = head;
+    if (stride != 1)
+      index = arith::DivUIOp::create(
+          ob, loc, index, arith::ConstantIndexOp::create(ob, loc, stride));
+    if (stride * size < a.batch)
+      index = arith::RemUIOp::create(
+          ob, loc, index, arith::ConstantIndexOp::create(ob, loc, size));
+    return index;
+  }
+  struct HeadSlice {
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+  };
+  /// The offsets, sizes and strides of the matrix (`rows` x `cols`) of the
+  /// head `head` in `view`'s tensor: its batch dims at the head's indices
+  /// (the head split in their shape), its rows and cols whole.
+  HeadSlice getHeadSlice(OpBuilder &ob, const MatrixView &view, Value head,
+                         int64_t rows, int64_t cols) {
+    auto type = cast<RankedTensorType>(view.value.getType());
+    unsigned rank = type.getRank();
+    HeadSlice slice;
+    slice.offsets.assign(rank, ob.getIndexAttr(0));
+    slice.sizes.assign(rank, ob.getIndexAttr(1));
+    slice.strides.assign(rank, ob.getIndexAttr(1));
+    int64_t stride = 1;
+    for (unsigned i = view.batchDims; i-- > 0;) {
+      int64_t d = view.permutation[i];
+      int64_t size = type.getDimSize(d);
+      if (size != 1)
+        slice.offsets[d] = splitIndex(ob, head, stride, size);
+      stride *= size;
+    }
+    slice.sizes[view.permutation[view.batchDims]] = ob.getIndexAttr(rows);
+    slice.sizes[view.permutation[view.batchDims + 1]] = ob.getIndexAttr(cols);
+    return slice;
+  }
+  /// The matrix of the head `head` in `view` (a sliceable one).
+  Value headSlice(OpBuilder &ob, const MatrixView &view, Value head,
+                  int64_t rows, int64_t cols) {
+    HeadSlice slice = getHeadSlice(ob, view, head, rows, cols);
+    return tensor::ExtractSliceOp::create(
+        ob, loc, RankedTensorType::get({rows, cols}, f32), view.value,
+        slice.offsets, slice.sizes, slice.strides);
+  }
+  /// The tensor of `view` as [B, rows, cols]: transposed to [batch...,
+  /// rows, cols], its batch dims collapsed into one.
+  Value asBatchedMatrix(const MatrixView &view) {
+    Value value = view.value;
+    auto type = cast<RankedTensorType>(value.getType());
+    if (!isIdentityPermutation(view.permutation)) {
+      SmallVector<int64_t> shape;
+      for (int64_t d : view.permutation)
+        shape.push_back(type.getDimSize(d));
+      value = linalg::TransposeOp::create(b, loc, value, empty(b, shape),
+                                          view.permutation)
+                  ->getResult(0);
+    }
+    if (view.batchDims == 1)
+      return value;
+    return tensor::CollapseShapeOp::create(b, loc, value,
+                                           batchGroups(view.batchDims));
+  }
+  /// The inverse of asBatchedMatrix: `matrix` [B, rows, cols] as the
+  /// tensor of `view`.
+  Value fromBatchedMatrix(Value matrix, const MatrixView &view) {
+    auto type = cast<RankedTensorType>(view.value.getType());
+    if (view.batchDims != 1) {
+      SmallVector<int64_t> shape;
+      for (int64_t d : view.permutation)
+        shape.push_back(type.getDimSize(d));
+      matrix = tensor::ExpandShapeOp::create(
+          b, loc, RankedTensorType::get(shape, f32), matrix,
+          batchGroups(view.batchDims));
+    }
+    if (isIdentityPermutation(view.permutation))
+      return matrix;
+    return linalg::TransposeOp::create(
+               b, loc, matrix, empty(b, type.getShape()),
+               invertPermutationVector(view.permutation))
+        ->getResult(0);
+  }
+  /// [[0, ..., batchDims - 1], [batchDims], [batchDims + 1]].
+  static SmallVector<ReassociationIndices> batchGroups(unsigned batchDims) {
+    SmallVector<ReassociationIndices> groups(1);
+    for (unsigned d = 0; d < batchDims; ++d)
+      groups[0].push_back(d);
+    groups.push_back({batchDims});
+    groups.push_back({batchDims + 1});
+    return groups;
+  }
   Value constant(OpBuilder &ob, float value) {
     return arith::ConstantOp::create(ob, loc, ob.getF32FloatAttr(value));
   }
@@ -458,18 +751,6 @@ private:
     return linalg::FillOp::create(ob, loc, ValueRange{value},
                                   ValueRange{empty(ob, shape)})
         ->getResult(0);
-  }
-  /// `value`[head, 0:rows, 0:cols] as a 2-D tensor.
-  Value slice3D(OpBuilder &ob, Value value, Value head, int64_t rows,
-                int64_t cols) {
-    auto type = RankedTensorType::get({rows, cols}, f32);
-    return tensor::ExtractSliceOp::create(
-        ob, loc, type, value,
-        ArrayRef<OpFoldResult>{head, ob.getIndexAttr(0), ob.getIndexAttr(0)},
-        ArrayRef<OpFoldResult>{ob.getIndexAttr(1), ob.getIndexAttr(rows),
-                               ob.getIndexAttr(cols)},
-        ArrayRef<OpFoldResult>{ob.getIndexAttr(1), ob.getIndexAttr(1),
-                               ob.getIndexAttr(1)});
   }
   Value slice2D(OpBuilder &ob, Value value, Value row, Value col, int64_t rows,
                 int64_t cols) {
@@ -614,11 +895,17 @@ struct FuseAttentionPass
 
   void runOnOperation() override {
     polyblocks::CPUModel cpu = polyblocks::getMachineModel(getOperation()).cpu;
-    SmallVector<linalg::BatchMatmulOp> outputs;
-    getOperation().walk(
-        [&](linalg::BatchMatmulOp op) { outputs.push_back(op); });
-    for (linalg::BatchMatmulOp output : outputs) {
-      std::optional<Attention> a = matchAttention(output);
+    // Every batched product, in order: an attention's ops precede its
+    // output, so none is erased before it is visited.
+    SmallVector<linalg::LinalgOp> outputs;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (getBatchedProduct(op))
+        outputs.push_back(op);
+    });
+    for (linalg::LinalgOp output : outputs) {
+      std::optional<Attention> a = matchAttention(output, 0);
+      if (!a)
+        a = matchAttention(output, 1);
       if (!a)
         continue;
       int64_t block =
@@ -632,25 +919,48 @@ struct FuseAttentionPass
       }
       Value fused = AttentionBuilder(*a, block).build();
       output->getResult(0).replaceAllUsesWith(fused);
-      // The ops of the attention, last first (each now unused).
+      // The ops of the attention, last first, with the reshapes and row
+      // copies between them as they become unused.
       SmallVector<Operation *> dead{a->output, a->div, a->sum, a->exp, a->max};
       for (linalg::LinalgOp op : llvm::reverse(a->prologue))
         dead.push_back(op);
       dead.push_back(a->scores);
-      for (Operation *op : dead)
-        eraseWithUnusedReshapes(op);
+      eraseUnused(dead);
     }
   }
 
-  /// Erases `op` if unused, with the reshapes between it and its users.
-  static void eraseWithUnusedReshapes(Operation *op) {
-    SmallVector<Operation *> users(op->getUsers());
-    for (Operation *user : users)
-      if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(user) &&
-          user->use_empty())
-        user->erase();
-    if (op->use_empty())
-      op->erase();
+  /// Erases the ops of `ops` that are unused, and the reshapes and row
+  /// copies whose last reader they were, until none is left to erase.
+  static void eraseUnused(ArrayRef<Operation *> ops) {
+    SmallVector<Operation *> pending(ops);
+    llvm::SmallPtrSet<Operation *, 16> live(ops.begin(), ops.end());
+    bool erased = true;
+    while (erased) {
+      erased = false;
+      SmallVector<Operation *> next;
+      for (Operation *op : pending) {
+        if (!op->use_empty()) {
+          next.push_back(op);
+          continue;
+        }
+        for (Value operand : op->getOperands())
+          if (Operation *def = operand.getDefiningOp();
+              def &&
+              (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def) ||
+               isRowCopy(def)) &&
+              live.insert(def).second)
+            next.push_back(def);
+        live.erase(op);
+        op->erase();
+        erased = true;
+      }
+      // The ops still to visit, in their order (each once: an op erased
+      // above was live, so never added twice).
+      pending.clear();
+      for (Operation *op : next)
+        if (live.contains(op))
+          pending.push_back(op);
+    }
   }
 };
 
