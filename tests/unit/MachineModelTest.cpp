@@ -63,18 +63,19 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto &info) { return std::string(info.param.machine); });
 
 // A k block grows past the L1's while the panel (KC x NR) and the row
-// factor's block (rows x KC) fit in half of L2: 128 rows on Sapphire Rapids
-// (2 MiB L2, 32 columns: 640 bytes per k) take up to 1638; 1024 rows keep
-// its L1 block of 384; on Zen 3 (512 KiB L2, 16 columns) 128 rows would
-// fit 455, fewer than its L1 block of 512, which is kept.
-TEST(HeuristicsTest, KBlockGrowsWhileItsBlocksFitHalfOfL2) {
+// factor's block (rows x KC) fit in L2: 128 rows on Sapphire Rapids (2 MiB
+// L2, 32 columns: 640 bytes per k) take up to 3276; 1024 rows 496, past its
+// L1 block of 384; on Zen 3 (512 KiB L2, 16 columns) 128 rows take 910
+// (K = 768 in one block), 1024 rows keep the L1 block of 512.
+TEST(HeuristicsTest, KBlockGrowsWhileItsBlocksFitL2) {
   RegisterTile spr = chooseRegisterTile(sapphireRapids());
-  EXPECT_EQ(spr.kBlockCacheKiB, 1024u);
-  EXPECT_EQ(getKBlockLimit(spr, 128, 32, 4), 1638);
-  EXPECT_EQ(getKBlockLimit(spr, 1024, 32, 4), 384);
-  EXPECT_EQ(getKBlockLimit(spr, 128, 32, 8), 819);
+  EXPECT_EQ(spr.kBlockCacheKiB, 2048u);
+  EXPECT_EQ(getKBlockLimit(spr, 128, 32, 4), 3276);
+  EXPECT_EQ(getKBlockLimit(spr, 1024, 32, 4), 496);
+  EXPECT_EQ(getKBlockLimit(spr, 128, 32, 8), 1638);
   RegisterTile zen = chooseRegisterTile(zen3());
-  EXPECT_EQ(getKBlockLimit(zen, 128, 16, 4), 512);
+  EXPECT_EQ(getKBlockLimit(zen, 128, 16, 4), 910);
+  EXPECT_EQ(getKBlockLimit(zen, 1024, 16, 4), 512);
   // Not at all without the cache budget (an explicit k block).
   spr.kBlockCacheKiB = 0;
   EXPECT_EQ(getKBlockLimit(spr, 128, 32, 4), 384);

@@ -3,9 +3,9 @@
 
 // A matmul by an argument (weights passed in, 1.5 MiB of them: more than
 // L2 holds, so they come from L3 or memory) with few rows: k blocks as
-// long as its panel and its row factor's block fit in half of L2 (the
-// machine model's 1 MiB: 28 + 32 elements of 4 bytes per k, so the whole
-// K = 768), and the first register tile of each column tile prefetches,
+// long as its panel and its row factor's block fit in L2 (the machine
+// model's 1 MiB: 28 + 32 elements of 4 bytes per k, so the whole K = 768),
+// and the first register tile of each column tile prefetches,
 // at every k, the lines of the next column tile's panel row into L2 --
 // from its first element, a line (16 elements) on, and its last element
 // (a row not aligned to a line spans three) -- wrapping from the last
@@ -55,13 +55,13 @@ module attributes {pb.machine = {vector_bits = 512 : i64, vector_registers = 32 
 
 // -----
 
-// More rows: the row factor's block would outgrow half of L2 before the
-// L1's k block (496 + 32 elements per k: 248 k), which is kept (256 fills
-// the 32 KiB L1 with a 256 x 32 panel).
+// More rows, and a 512 KiB L2: the row factor's block would outgrow L2
+// before the L1's k block (496 + 32 elements per k: 248 k), which is kept
+// (256 fills the 32 KiB L1 with a 256 x 32 panel).
 // CHECK-LABEL: func @many_rows
 // CHECK:         affine.for %{{.*}} = 0 to 768 step 256 {
 // CHECK:         k_block = 256 : i64
-module attributes {pb.machine = {vector_bits = 512 : i64, vector_registers = 32 : i64, l1_kib = 32 : i64, l2_kib = 1024 : i64}} {
+module attributes {pb.machine = {vector_bits = 512 : i64, vector_registers = 32 : i64, l1_kib = 32 : i64, l2_kib = 512 : i64}} {
   func.func @many_rows(%a: memref<496x768xf32>, %b: memref<768x256xf32>, %c: memref<496x256xf32>) {
     affine.for %i = 0 to 496 {
       affine.for %k = 0 to 768 {

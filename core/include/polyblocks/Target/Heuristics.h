@@ -31,7 +31,7 @@ struct RegisterTile {
   unsigned kBlock;
   /// A matmul's k block may be longer than kBlock while its panel (KC x
   /// NR) and its row factor's block (rows x KC) together fit in this many
-  /// KiB (half of one core's L2): the panel is then read from L2, one row
+  /// KiB (one core's L2): the panel is then read from L2, one row
   /// of NR lanes per MR multiply-adds, and fewer blocks load and store C
   /// fewer times (0: never longer).
   unsigned kBlockCacheKiB;
@@ -83,7 +83,7 @@ RegisterTile chooseRegisterTile(const CPUModel &cpu);
 /// tiles `columns` wide may take, for elements of `elementBytes`: kBlock,
 /// or more while the panel and the row factor's block fit in
 /// kBlockCacheKiB (a batch-1 transformer's 128 rows by K = 768: the whole
-/// reduction in one block with AVX-512's tile and a 1 MiB L2).
+/// reduction in one block, with AVX2's tile and a 512 KiB L2 too).
 int64_t getKBlockLimit(const RegisterTile &tile, int64_t rows, int64_t columns,
                        int64_t elementBytes);
 

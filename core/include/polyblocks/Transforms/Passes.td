@@ -1210,9 +1210,9 @@ def PBRegisterTileContraction
     The k block `KC` is the largest divisor of the trip count up to
     `k-block` (default: the panel fills L1d) or, without that option, up to
     the longest block whose panel and row factor's block (`M x KC`) fit
-    together in half of L2 (the machine model's getKBlockLimit: a batch-1
-    transformer's 128 rows by K = 768 in one block on AVX-512 with a 1 MiB
-    L2, `C` loaded and stored once, the panel read from L2). When `Y`
+    together in L2 (the machine model's getKBlockLimit: a batch-1
+    transformer's 128 rows by K = 768 in one block, on AVX2 with a 512 KiB
+    L2 too, `C` loaded and stored once, the panel read from L2). When `Y`
     outgrows L2 (it comes from L3 or memory, its panel's rows a whole row
     of `Y` apart), the first register tile of each column tile is peeled
     and, at each `k`, prefetches into L2 the next column tile's part of row
@@ -1272,7 +1272,7 @@ def PBRegisterTileContraction
            "used is the largest divisor of the trip count up to it "
            "(default: 0, from the machine model: the KC x NR panel fills "
            "L1d, or longer while the panel and the row factor's block fit "
-           "in half of L2)">,
+           "in L2)">,
     Option<"cacheKiB", "cache-kib", "unsigned", /*default=*/"0",
            "size of the cache (per core) that the row factor's k block must "
            "outgrow to be packed, in KiB (default: 0, from the machine "
