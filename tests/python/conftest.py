@@ -54,3 +54,15 @@ def compile_and_load(source, function, flags=()):
         stderr=subprocess.PIPE, text=True)
     assert done.returncode == 0, done.stderr
     return polyblocks.load(str(library), str(interface))[function], done.stderr
+
+
+def compile_to_s1(source, flags=()):
+    """The IR of the program `source` at the end of S1 (bufferized), as
+    pbtool prints it."""
+    import polyblocks
+    done = subprocess.run(
+        [polyblocks.find_pbtool(), "compile", str(source), "--compile-to=s1",
+         "-o", "-", *flags], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
+    assert done.returncode == 0, done.stderr
+    return done.stdout

@@ -4,14 +4,13 @@ library called through its C interface, and through polyblocks.jax.jit.
 Tolerances: zoo_jax.MODELS."""
 
 import re
-import subprocess
 
 import jax
 import numpy as np
 import pytest
 
 import polyblocks.jax as pbj
-from conftest import compile_and_load, relative_error
+from conftest import compile_and_load, compile_to_s1, relative_error
 from zoo_jax import MODELS
 
 
@@ -54,18 +53,14 @@ def test_bert_layer_attention_fused(tmp_path):
     one scf.forall over the 12 heads (pb-fuse-attention), and no
     contraction of five loops is left. (The layer's numbers:
     test_export_compile_and_call.)"""
-    import polyblocks
     build, _ = MODELS["bert_layer"]
     fn, args = build()
     source = tmp_path / "bert_layer.mlir"
     pbj.export(fn, args, str(source), function="bert_layer")
-    done = subprocess.run(
-        [polyblocks.find_pbtool(), "compile", str(source), "--compile-to=s1",
-         "-o", "-"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert done.returncode == 0, done.stderr
-    assert len(re.findall(r"scf\.forall \(%\w+\) in \(12\)", done.stdout)) == 1
+    s1 = compile_to_s1(source)
+    assert len(re.findall(r"scf\.forall \(%\w+\) in \(12\)", s1)) == 1
     five_loops = '"parallel", "parallel", "parallel", "parallel", "reduction"'
-    assert five_loops not in done.stdout
+    assert five_loops not in s1
 
 
 @pytest.mark.parametrize("name", sorted(MODELS))

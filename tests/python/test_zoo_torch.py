@@ -3,16 +3,14 @@ output on the same inputs: exported (weights as constants) and compiled by
 pbtool into a shared library called through its C interface, and through
 polyblocks.torch.jit (weights as arguments). Tolerances: zoo_torch.MODELS."""
 
-import subprocess
 import time
 
 import numpy as np
 import pytest
 import torch
 
-import polyblocks
 import polyblocks.torch as pbt
-from conftest import compile_and_load, relative_error
+from conftest import compile_and_load, compile_to_s1, relative_error
 from zoo_torch import MODELS
 
 
@@ -51,9 +49,7 @@ def test_batch_tiled_mobilenet_v2(tmp_path):
     source = tmp_path / "mobilenet_v2_b8.mlir"
     pbt.export(model, inputs, str(source), function="forward")
     flags = ["--l3-cache-kib=32768"]
-    s1 = subprocess.run([polyblocks.find_pbtool(), "compile", str(source),
-                         "--compile-to=s1", "-o", "-"] + flags,
-                        check=True, stdout=subprocess.PIPE, text=True).stdout
+    s1 = compile_to_s1(source, flags)
     assert "scf.for" in s1 and "memref<1x112x112x96xf32>" in s1
     kernel, _ = compile_and_load(source, "forward", flags)
     (actual,) = kernel(*[t.numpy() for t in inputs])

@@ -297,10 +297,12 @@ static std::optional<Epilogue> matchEpilogue(const ProducerBuffers &buffers,
       }))
     for (Operation &op : body->without_terminator()) {
       if (&op == e.resultLoad.getOperation() ||
-          !isa<AffineLoadOp, AffineStoreOp>(op) ||
-          !isFlattenable(MemRefAccess(&op).memref))
+          !isa<AffineLoadOp, AffineStoreOp>(op))
         continue;
-      auto type = cast<MemRefType>(MemRefAccess(&op).memref.getType());
+      Value memref = MemRefAccess(&op).memref;
+      if (!isFlattenable(memref))
+        continue;
+      auto type = cast<MemRefType>(memref.getType());
       auto [map, operands] = polyblocks::getAccessMap(&op);
       if (type.getShape() == ArrayRef(e.readShape) &&
           map == e.resultLoad.getAffineMap() &&

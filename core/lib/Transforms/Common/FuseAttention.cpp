@@ -14,6 +14,7 @@
 
 #include "polyblocks/Target/Heuristics.h"
 #include "polyblocks/Target/MachineModel.h"
+#include "polyblocks/Transforms/Utils/IRBuilders.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -365,10 +366,11 @@ static std::optional<Attention> matchAttention(linalg::LinalgOp output,
   // reader of the one before, the last read by the maximum and the
   // exponentials only.
   Value current = scoresValue;
+  std::optional<linalg::ContractionDimensions> scoresDims;
   while (true) {
-    Value underneath = throughBatchReshapes(current);
-    if (auto scores = underneath.getDefiningOp<linalg::LinalgOp>();
-        scores && getBatchedProduct(scores)) {
+    auto scores =
+        throughBatchReshapes(current).getDefiningOp<linalg::LinalgOp>();
+    if (scores && (scoresDims = getBatchedProduct(scores))) {
       a.scores = scores;
       break;
     }
@@ -398,12 +400,11 @@ static std::optional<Attention> matchAttention(linalg::LinalgOp output,
   // The scores S [batch..., rows, cols] in this order (the softmax's) of Q
   // [batch..., rows, depth] and K [batch..., depth, cols] in any, with a zero
   // init; Q the input holding the rows.
-  linalg::ContractionDimensions scoresDims = *getBatchedProduct(a.scores);
   AffineMap sMap =
       a.scores.getMatchingIndexingMap(a.scores.getDpsInitOperand(0));
-  unsigned scoresBatchDims = scoresDims.batch.size();
+  unsigned scoresBatchDims = scoresDims->batch.size();
   std::optional<SmallVector<unsigned>> scoresBatch =
-      getLeadingDims(sMap, scoresBatchDims, scoresDims.batch);
+      getLeadingDims(sMap, scoresBatchDims, scoresDims->batch);
   if (!scoresBatch || sMap.getNumResults() != scoresBatchDims + 2 ||
       !isFilledWith(a.scores.getDpsInits()[0], 0.0))
     return std::nullopt;
@@ -411,10 +412,10 @@ static std::optional<Attention> matchAttention(linalg::LinalgOp output,
       cast<AffineDimExpr>(sMap.getResult(scoresBatchDims)).getPosition();
   unsigned cols =
       cast<AffineDimExpr>(sMap.getResult(scoresBatchDims + 1)).getPosition();
-  unsigned depth = scoresDims.k[0];
+  unsigned depth = scoresDims->k[0];
   OpOperand *qOperand = a.scores.getDpsInputOperand(0);
   OpOperand *kOperand = a.scores.getDpsInputOperand(1);
-  if (rows != scoresDims.m[0])
+  if (rows != scoresDims->m[0])
     std::swap(qOperand, kOperand);
   std::optional<SmallVector<int64_t>> qPermutation =
       getPermutation(a.scores.getMatchingIndexingMap(qOperand),
@@ -526,7 +527,7 @@ public:
     int64_t stride = a.batch;
     for (int64_t size : a.leading) {
       stride /= size;
-      leadingIndices.push_back(splitIndex(fb, head, stride, size));
+      leadingIndices.push_back(splitIndex(head, stride, size));
     }
     Value q = headSlice(fb, query, head, a.queries, a.depth);
     Value k = headSlice(fb, key, head, a.depth, a.keys);
@@ -644,9 +645,17 @@ private:
   }
   /// (`head` / `stride`) mod `size`: one index of the head split row-major
   /// (no division by 1, no remainder where the quotient is less than
-  /// `size`). Arith, not affine.apply: `pbtool bench --per-op` takes the
-  /// op as an input program.
-  Value splitIndex(OpBuilder &ob, Value head, int64_t stride, int64_t size) {
+  /// `size`), made once at the top of the forall's body for every tensor
+  /// split the same way. Arith, not affine.apply: `pbtool bench --per-op`
+  /// takes the op as an input program.
+  Value splitIndex(Value head, int64_t stride, int64_t size) {
+    Value &index = splitIndices[{stride, size}];
+    if (!index)
+      index = buildSplitIndex(head, stride, size);
+    return index;
+  }
+  Value buildSplitIndex(Value head, int64_t stride, int64_t size) {
+    auto ob = OpBuilder::atBlockBegin(head.getParentBlock());
     if (size == 1)
       return arith::ConstantIndexOp::create(ob, loc, 0);
     Value index = head;
@@ -677,7 +686,7 @@ private:
       int64_t d = view.permutation[i];
       int64_t size = type.getDimSize(d);
       if (size != 1)
-        slice.offsets[d] = splitIndex(ob, head, stride, size);
+        slice.offsets[d] = splitIndex(head, stride, size);
       stride *= size;
     }
     slice.sizes[view.permutation[view.batchDims]] = ob.getIndexAttr(rows);
@@ -696,15 +705,8 @@ private:
   /// rows, cols], its batch dims collapsed into one.
   Value asBatchedMatrix(const MatrixView &view) {
     Value value = view.value;
-    auto type = cast<RankedTensorType>(value.getType());
-    if (!isIdentityPermutation(view.permutation)) {
-      SmallVector<int64_t> shape;
-      for (int64_t d : view.permutation)
-        shape.push_back(type.getDimSize(d));
-      value = linalg::TransposeOp::create(b, loc, value, empty(b, shape),
-                                          view.permutation)
-                  ->getResult(0);
-    }
+    if (!isIdentityPermutation(view.permutation))
+      value = polyblocks::buildTranspose(b, loc, value, view.permutation);
     if (view.batchDims == 1)
       return value;
     return tensor::CollapseShapeOp::create(b, loc, value,
@@ -714,20 +716,16 @@ private:
   /// tensor of `view`.
   Value fromBatchedMatrix(Value matrix, const MatrixView &view) {
     auto type = cast<RankedTensorType>(view.value.getType());
-    if (view.batchDims != 1) {
-      SmallVector<int64_t> shape;
-      for (int64_t d : view.permutation)
-        shape.push_back(type.getDimSize(d));
+    if (view.batchDims != 1)
       matrix = tensor::ExpandShapeOp::create(
-          b, loc, RankedTensorType::get(shape, f32), matrix,
-          batchGroups(view.batchDims));
-    }
+          b, loc,
+          RankedTensorType::get(
+              applyPermutation(type.getShape(), view.permutation), f32),
+          matrix, batchGroups(view.batchDims));
     if (isIdentityPermutation(view.permutation))
       return matrix;
-    return linalg::TransposeOp::create(
-               b, loc, matrix, empty(b, type.getShape()),
-               invertPermutationVector(view.permutation))
-        ->getResult(0);
+    return polyblocks::buildTranspose(
+        b, loc, matrix, invertPermutationVector(view.permutation));
   }
   /// [[0, ..., batchDims - 1], [batchDims], [batchDims + 1]].
   static SmallVector<ReassociationIndices> batchGroups(unsigned batchDims) {
@@ -887,6 +885,8 @@ private:
   Location loc;
   Type f32;
   SmallVector<Value> leadingIndices;
+  /// The head's split indices made so far, by (stride, size).
+  llvm::DenseMap<std::pair<int64_t, int64_t>, Value> splitIndices;
 };
 
 struct FuseAttentionPass
