@@ -114,7 +114,8 @@ MachineModel PipelineOptions::getMachineModel() const {
 /// factors with their columns innermost (CPU), transposes of weights
 /// and elementwise ops on constants evaluated, batch norms folded into the
 /// convolutions before them, contractions' loops collapsed into a matmul's,
-/// chains of elementwise ops fused, 1x1 convolutions as matmuls (CPU),
+/// chains of elementwise ops fused, copies that change no value folded,
+/// 1x1 convolutions as matmuls (CPU),
 /// padded tensors computed in place.
 static void addTensorOptimizations(OpPassManager &pm,
                                    const PipelineOptions &options) {
@@ -130,6 +131,7 @@ static void addTensorOptimizations(OpPassManager &pm,
   fpm.addPass(createPBFoldScaleShift());
   fpm.addPass(createPBCollapseContractionDims());
   fpm.addPass(createPBFuseElementwise());
+  fpm.addPass(createPBFoldCopyGenerics());
   if (!isGPUTarget(options.target)) {
     fpm.addPass(createPBFuseAttention());
     fpm.addPass(createPBTileBatch());

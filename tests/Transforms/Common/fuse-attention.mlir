@@ -131,8 +131,9 @@ func.func @scores_read_elsewhere(%q: tensor<2x16x8xf32>, %kt: tensor<2x8x16xf32>
 
 // A BERT layer's attention as jaxlib exports it: the scores a
 // linalg.generic contraction of the queries [b, q, h, d] and the keys
-// transposed to [b, h, d, k], into [b, h, q, k]; the row maximum through a
-// copy (stop_gradient) and a broadcast to [b, h, q, 1]; the product with
+// transposed to [b, h, d, k], into [b, h, q, k]; the row maximum and sum
+// read as [b, h, q, 1] through expand_shapes (jaxlib's stop_gradient and
+// broadcasts, after pb-fold-copy-generics); the product with
 // the values [b, k, h, d] (the first operand) written as [b, q, h, d]. The
 // 2 x 3 heads run as one scf.forall that reads each head's queries, keys and
 // values as slices of the tensors as they are (the head split into b and h)
@@ -161,7 +162,6 @@ func.func @scores_read_elsewhere(%q: tensor<2x16x8xf32>, %kt: tensor<2x8x16xf32>
 #id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #row4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
 #unit4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>
-#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #v5 = affine_map<(b, h, e, q, k) -> (b, k, h, e)>
 #p5 = affine_map<(b, h, e, q, k) -> (b, h, q, k)>
 #o5 = affine_map<(b, h, e, q, k) -> (b, q, h, e)>
@@ -187,17 +187,7 @@ func.func @jax_attention(%q: tensor<2x32x3x8xf32>, %k: tensor<2x32x3x8xf32>, %v:
     %r = arith.maximumf %c, %a : f32
     linalg.yield %r : f32
   } -> tensor<2x3x32xf32>
-  %cp = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
-      ins(%mx : tensor<2x3x32xf32>) outs(%er : tensor<2x3x32xf32>) {
-  ^bb0(%a: f32, %c: f32):
-    linalg.yield %a : f32
-  } -> tensor<2x3x32xf32>
-  %eu = tensor.empty() : tensor<2x3x32x1xf32>
-  %mu = linalg.generic {indexing_maps = [#row4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
-      ins(%cp : tensor<2x3x32xf32>) outs(%eu : tensor<2x3x32x1xf32>) {
-  ^bb0(%a: f32, %c: f32):
-    linalg.yield %a : f32
-  } -> tensor<2x3x32x1xf32>
+  %mu = tensor.expand_shape %mx [[0], [1], [2, 3]] output_shape [2, 3, 32, 1] : tensor<2x3x32xf32> into tensor<2x3x32x1xf32>
   %ex = linalg.generic {indexing_maps = [#id4, #unit4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
       ins(%s, %mu : tensor<2x3x32x32xf32>, tensor<2x3x32x1xf32>) outs(%es : tensor<2x3x32x32xf32>) {
   ^bb0(%a: f32, %m: f32, %c: f32):
@@ -212,11 +202,7 @@ func.func @jax_attention(%q: tensor<2x32x3x8xf32>, %k: tensor<2x32x3x8xf32>, %v:
     %r = arith.addf %c, %a : f32
     linalg.yield %r : f32
   } -> tensor<2x3x32xf32>
-  %su = linalg.generic {indexing_maps = [#row4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
-      ins(%sm : tensor<2x3x32xf32>) outs(%eu : tensor<2x3x32x1xf32>) {
-  ^bb0(%a: f32, %c: f32):
-    linalg.yield %a : f32
-  } -> tensor<2x3x32x1xf32>
+  %su = tensor.expand_shape %sm [[0], [1], [2, 3]] output_shape [2, 3, 32, 1] : tensor<2x3x32xf32> into tensor<2x3x32x1xf32>
   %p = linalg.generic {indexing_maps = [#id4, #unit4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
       ins(%ex, %su : tensor<2x3x32x32xf32>, tensor<2x3x32x1xf32>) outs(%es : tensor<2x3x32x32xf32>) {
   ^bb0(%a: f32, %n: f32, %c: f32):

@@ -323,6 +323,35 @@ def PBFoldScaleShift : Pass<"pb-fold-scale-shift", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def PBFoldCopyGenerics : Pass<"pb-fold-copy-generics", "::mlir::func::FuncOp"> {
+  let summary = "Replace linalg.generic copies that change no value by their input or a tensor.expand_shape of it";
+  let description = [{
+    Runs on tensors. A `linalg.generic` of static shapes, all loops
+    parallel, that yields its one input unchanged into its one init (whose
+    map is the identity) is a copy. Read through the identity (jaxlib's
+    stop_gradient) it is replaced by its input; read through the identity
+    with dims dropped, each of size 1 in the result (jaxlib's
+    `broadcast_in_dim` of a row's mean or maximum to [..., 1]), by a
+    `tensor.expand_shape` of its input, each added dim grouped with the
+    dim before it. Neither is then a loop nest: the expand_shape
+    bufferizes to a view, and passes that match what reads a row value
+    (pb-fuse-attention) see the form torch-mlir's exports have.
+
+    ```mlir
+    %c = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                          affine_map<(d0, d1) -> (d0, d1)>], ...}
+        ins(%x : tensor<2x8xf32>) outs(%e : tensor<2x8xf32>) { linalg.yield %in : f32 }
+    %b = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>,
+                                          affine_map<(d0, d1, d2) -> (d0, d1, d2)>], ...}
+        ins(%c : tensor<2x8xf32>) outs(%f : tensor<2x8x1xf32>) { linalg.yield %in : f32 }
+    // becomes
+    %b = tensor.expand_shape %x [[0], [1, 2]] output_shape [2, 8, 1]
+        : tensor<2x8xf32> into tensor<2x8x1xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 def PBFuseAttention : Pass<"pb-fuse-attention", "::mlir::func::FuncOp"> {
   let summary = "Compute attention as one nest over the heads with an online softmax over key blocks";
   let description = [{
@@ -338,8 +367,9 @@ def PBFuseAttention : Pass<"pb-fuse-attention", "::mlir::func::FuncOp"> {
     multiply-accumulate `linalg.generic` contractions of one rows, cols and
     depth loop under any batch loops, their operands and result in any
     layout (jaxlib's einsums over [b, s, h, d]; the values may be the first
-    operand); the row values may pass through identity copies and
-    broadcasts to [..., 1] (jaxlib's stop_gradient). A head's Q, K, V and
+    operand); the row values may be read as [..., 1] through a
+    `tensor.expand_shape` (the form pb-fold-copy-generics gives jaxlib's
+    stop_gradient and broadcasts). A head's Q, K, V and
     output are slices of their tensors as they are (the head split into
     their batch dims) where its rows come before its cols there, and are
     transposed to [B, rows, cols] before (the output: after) otherwise:

@@ -95,53 +95,21 @@ static bool isIdentity(AffineMap map, unsigned rank) {
   return map == AffineMap::getMultiDimIdentityMap(rank, map.getContext());
 }
 
-/// A linalg.generic that copies a row value, changing at most its shape:
-/// identity maps (jaxlib's stop_gradient), or a dim of 1 appended (the
-/// value kept as [..., 1], spelled as a broadcast).
-static bool isRowCopy(Operation *op) {
-  auto generic = dyn_cast<linalg::GenericOp>(op);
-  if (!generic || !generic.hasPureTensorSemantics() ||
-      generic.getNumDpsInputs() != 1 || generic.getNumDpsInits() != 1)
-    return false;
-  Block *body = generic.getBlock();
-  if (body->getOperations().size() != 1 ||
-      body->getTerminator()->getOperand(0) != body->getArgument(0))
-    return false;
-  unsigned n = generic.getNumLoops();
-  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
-  if (generic.getNumParallelLoops() != n || !isIdentity(maps[1], n))
-    return false;
-  if (isIdentity(maps[0], n))
-    return true;
-  auto type = cast<RankedTensorType>(generic->getResult(0).getType());
-  return n >= 1 && type.getDimSize(n - 1) == 1 &&
-         maps[0] == AffineMap::getMultiDimIdentityMap(n, op->getContext())
-                        .getMajorSubMap(n - 1);
-}
-
-/// `value` through copies that keep a row value's values: expand_shapes
-/// that only append a dim of 1 (a row reduction kept as [..., 1]), and row
-/// copies.
-static Value throughRowCopies(Value value) {
-  while (true) {
-    if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>()) {
-      auto groups = expand.getReassociationIndices();
-      RankedTensorType type = expand.getResultType();
-      if (!groups.empty() && groups.back().size() == 2 &&
-          type.getDimSize(type.getRank() - 1) == 1 &&
-          llvm::all_of(
-              ArrayRef(groups).drop_back(),
-              [](const ReassociationIndices &g) { return g.size() == 1; })) {
-        value = expand.getSrc();
-        continue;
-      }
-    }
-    if (Operation *def = value.getDefiningOp(); def && isRowCopy(def)) {
-      value = def->getOperand(0);
-      continue;
-    }
-    return value;
+/// `value` through expand_shapes that only append a dim of 1 (a row
+/// reduction kept as [..., 1]).
+static Value throughRowExpansions(Value value) {
+  while (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>()) {
+    auto groups = expand.getReassociationIndices();
+    RankedTensorType type = expand.getResultType();
+    if (groups.empty() || groups.back().size() != 2 ||
+        type.getDimSize(type.getRank() - 1) != 1 ||
+        !llvm::all_of(
+            ArrayRef(groups).drop_back(),
+            [](const ReassociationIndices &g) { return g.size() == 1; }))
+      break;
+    value = expand.getSrc();
   }
+  return value;
 }
 
 /// The positions in `map`'s results of `dims`, in their order, when the
@@ -333,8 +301,8 @@ static std::optional<Attention> matchAttention(linalg::LinalgOp output,
     return std::nullopt;
   a.div = div;
   // The sum of the exponentials, and the exponentials: exp(x - max).
-  auto sum =
-      throughRowCopies(div.getDpsInputs()[1]).getDefiningOp<linalg::LinalgOp>();
+  auto sum = throughRowExpansions(div.getDpsInputs()[1])
+                 .getDefiningOp<linalg::LinalgOp>();
   auto exp = div.getDpsInputs()[0].getDefiningOp<linalg::LinalgOp>();
   if (!sum || !exp || !isRowReduction<arith::AddFOp>(sum, rank, 0.0) ||
       sum.getDpsInputs()[0] != exp->getResult(0) || !isElementwise(exp, rank) ||
@@ -354,8 +322,8 @@ static std::optional<Attention> matchAttention(linalg::LinalgOp output,
   a.exp = exp;
   // The row maximum, of the same scores.
   Value scoresValue = exp.getDpsInputs()[0];
-  auto max =
-      throughRowCopies(exp.getDpsInputs()[1]).getDefiningOp<linalg::LinalgOp>();
+  auto max = throughRowExpansions(exp.getDpsInputs()[1])
+                 .getDefiningOp<linalg::LinalgOp>();
   double lowest = -std::numeric_limits<double>::infinity();
   if (!max ||
       !isRowReduction<arith::MaximumFOp, arith::MaxNumFOp>(max, rank, lowest) ||
@@ -463,8 +431,7 @@ static std::optional<Attention> matchAttention(linalg::LinalgOp output,
   auto usedOnlyBy = [](Value value, ArrayRef<Operation *> readers) {
     for (OpOperand &use : value.getUses()) {
       Operation *user = use.getOwner();
-      while ((isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(user) ||
-              isRowCopy(user)) &&
+      while (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(user) &&
              user->getResult(0).hasOneUse())
         user = *user->getResult(0).getUsers().begin();
       if (!llvm::is_contained(readers, user))
@@ -919,8 +886,8 @@ struct FuseAttentionPass
       }
       Value fused = AttentionBuilder(*a, block).build();
       output->getResult(0).replaceAllUsesWith(fused);
-      // The ops of the attention, last first, with the reshapes and row
-      // copies between them as they become unused.
+      // The ops of the attention, last first, with the reshapes between
+      // them as they become unused.
       SmallVector<Operation *> dead{a->output, a->div, a->sum, a->exp, a->max};
       for (linalg::LinalgOp op : llvm::reverse(a->prologue))
         dead.push_back(op);
@@ -929,8 +896,8 @@ struct FuseAttentionPass
     }
   }
 
-  /// Erases the ops of `ops` that are unused, and the reshapes and row
-  /// copies whose last reader they were, until none is left to erase.
+  /// Erases the ops of `ops` that are unused, and the reshapes whose last
+  /// reader they were, until none is left to erase.
   static void eraseUnused(ArrayRef<Operation *> ops) {
     SmallVector<Operation *> pending(ops);
     llvm::SmallPtrSet<Operation *, 16> live(ops.begin(), ops.end());
@@ -945,9 +912,8 @@ struct FuseAttentionPass
         }
         for (Value operand : op->getOperands())
           if (Operation *def = operand.getDefiningOp();
-              def &&
-              (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def) ||
-               isRowCopy(def)) &&
+              isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
+                  def) &&
               live.insert(def).second)
             next.push_back(def);
         live.erase(op);
