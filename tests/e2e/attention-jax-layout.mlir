@@ -2,7 +2,8 @@
 // RUN: %pbtool crosscheck %s | FileCheck %s
 // RUN: %pbtool compile %s --vector-bits=512 --l2-cache-kib=16 --compile-to=s1 -o - | FileCheck %s --check-prefix=S1
 // CHECK: PASS @jax_attention
-// Covers: pb-fuse-attention on attention as jaxlib exports a Flax layer's:
+// Covers: pb-fuse-attention (after pb-fold-copy-generics) on attention as
+// jaxlib exports a Flax layer's:
 // the scores a linalg.generic contraction of the queries [b, q, h, d] and
 // the keys transposed to [b, h, d, k]; a per-head bias on the scores
 // ([h, k], the prologue, read at each head's split indices); the row
