@@ -50,7 +50,8 @@ getAddedUnitDims(linalg::GenericOp copy) {
   if (body->getOperations().size() != 1 ||
       body->getTerminator()->getOperand(0) != body->getArgument(0))
     return std::nullopt;
-  auto sourceType = dyn_cast<RankedTensorType>(copy.getDpsInputs()[0].getType());
+  auto sourceType =
+      dyn_cast<RankedTensorType>(copy.getDpsInputs()[0].getType());
   auto resultType = cast<RankedTensorType>(copy->getResult(0).getType());
   if (!sourceType || sourceType.getElementType() != resultType.getElementType())
     return std::nullopt;
