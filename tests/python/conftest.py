@@ -41,6 +41,17 @@ def relative_error(actual, expected):
     return float(np.abs(actual - expected).max()) / scale
 
 
+def _pbtool_compile(source, *args):
+    """`pbtool compile source args...`, asserted to succeed: its standard
+    output and error."""
+    import polyblocks
+    done = subprocess.run(
+        [polyblocks.find_pbtool(), "compile", str(source), *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert done.returncode == 0, done.stderr
+    return done.stdout, done.stderr
+
+
 def compile_and_load(source, function, flags=()):
     """Compiles the program `source` (a pathlib.Path) with pbtool into a
     shared library beside it, loads it, and returns its entry point
@@ -48,21 +59,12 @@ def compile_and_load(source, function, flags=()):
     `flags` has --explain)."""
     import polyblocks
     library, interface = source.with_suffix(".so"), source.with_suffix(".json")
-    done = subprocess.run(
-        [polyblocks.find_pbtool(), "compile", str(source), "--emit=shared",
-         "-o", str(library), "--interface", str(interface), *flags],
-        stderr=subprocess.PIPE, text=True)
-    assert done.returncode == 0, done.stderr
-    return polyblocks.load(str(library), str(interface))[function], done.stderr
+    _, stderr = _pbtool_compile(source, "--emit=shared", "-o", str(library),
+                                "--interface", str(interface), *flags)
+    return polyblocks.load(str(library), str(interface))[function], stderr
 
 
 def compile_to_s1(source, flags=()):
     """The IR of the program `source` at the end of S1 (bufferized), as
     pbtool prints it."""
-    import polyblocks
-    done = subprocess.run(
-        [polyblocks.find_pbtool(), "compile", str(source), "--compile-to=s1",
-         "-o", "-", *flags], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
+    return _pbtool_compile(source, "--compile-to=s1", "-o", "-", *flags)[0]

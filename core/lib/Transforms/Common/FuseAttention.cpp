@@ -24,7 +24,7 @@
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
-#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Debug.h"
 
 #include <limits>
@@ -242,15 +242,16 @@ static bool isElementwise(linalg::LinalgOp op, unsigned rank) {
          op.getBlock()->getArguments().back().use_empty();
 }
 
-/// Matches the attention whose last op is `output`, a batched product of
-/// the probabilities (its input `probabilitiesInput`) and the values.
-static std::optional<Attention> matchAttention(linalg::LinalgOp output,
-                                               unsigned probabilitiesInput) {
+/// Matches the attention whose last op is `output`, a batched product
+/// (its loops `outputDims`) of the probabilities (its input
+/// `probabilitiesInput`) and the values.
+static std::optional<Attention>
+matchAttention(linalg::LinalgOp output,
+               const linalg::ContractionDimensions &outputDims,
+               unsigned probabilitiesInput) {
   Attention a;
   a.output = output;
-  std::optional<linalg::ContractionDimensions> outputDims =
-      getBatchedProduct(output);
-  if (!outputDims || !isFilledWith(output.getDpsInits()[0], 0.0))
+  if (!isFilledWith(output.getDpsInits()[0], 0.0))
     return std::nullopt;
   // The probabilities P [batch..., rows, depth] in this order (the
   // softmax's), the values V [batch..., depth, cols] and the result
@@ -258,16 +259,16 @@ static std::optional<Attention> matchAttention(linalg::LinalgOp output,
   OpOperand *pOperand = output.getDpsInputOperand(probabilitiesInput);
   OpOperand *vOperand = output.getDpsInputOperand(1 - probabilitiesInput);
   AffineMap pMap = output.getMatchingIndexingMap(pOperand);
-  unsigned outputBatchDims = outputDims->batch.size();
+  unsigned outputBatchDims = outputDims.batch.size();
   std::optional<SmallVector<unsigned>> outputBatch =
-      getLeadingDims(pMap, outputBatchDims, outputDims->batch);
+      getLeadingDims(pMap, outputBatchDims, outputDims.batch);
   if (!outputBatch || pMap.getNumResults() != outputBatchDims + 2)
     return std::nullopt;
   unsigned outputRows =
-      probabilitiesInput == 0 ? outputDims->m[0] : outputDims->n[0];
+      probabilitiesInput == 0 ? outputDims.m[0] : outputDims.n[0];
   unsigned outputCols =
-      probabilitiesInput == 0 ? outputDims->n[0] : outputDims->m[0];
-  unsigned outputDepth = outputDims->k[0];
+      probabilitiesInput == 0 ? outputDims.n[0] : outputDims.m[0];
+  unsigned outputDepth = outputDims.k[0];
   std::optional<SmallVector<int64_t>> vPermutation =
       getPermutation(output.getMatchingIndexingMap(vOperand),
                      matrixDims(*outputBatch, outputDepth, outputCols));
@@ -864,15 +865,17 @@ struct FuseAttentionPass
     polyblocks::CPUModel cpu = polyblocks::getMachineModel(getOperation()).cpu;
     // Every batched product, in order: an attention's ops precede its
     // output, so none is erased before it is visited.
-    SmallVector<linalg::LinalgOp> outputs;
+    SmallVector<std::pair<linalg::LinalgOp, linalg::ContractionDimensions>>
+        outputs;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (getBatchedProduct(op))
-        outputs.push_back(op);
+      if (std::optional<linalg::ContractionDimensions> dims =
+              getBatchedProduct(op))
+        outputs.emplace_back(op, std::move(*dims));
     });
-    for (linalg::LinalgOp output : outputs) {
-      std::optional<Attention> a = matchAttention(output, 0);
+    for (auto &[output, dims] : outputs) {
+      std::optional<Attention> a = matchAttention(output, dims, 0);
       if (!a)
-        a = matchAttention(output, 1);
+        a = matchAttention(output, dims, 1);
       if (!a)
         continue;
       int64_t block =
@@ -896,37 +899,23 @@ struct FuseAttentionPass
     }
   }
 
-  /// Erases the ops of `ops` that are unused, and the reshapes whose last
-  /// reader they were, until none is left to erase.
+  /// Erases the ops of `ops` in their order, each once unused, and with
+  /// each the reshapes it was the last reader of.
   static void eraseUnused(ArrayRef<Operation *> ops) {
-    SmallVector<Operation *> pending(ops);
-    llvm::SmallPtrSet<Operation *, 16> live(ops.begin(), ops.end());
-    bool erased = true;
-    while (erased) {
-      erased = false;
-      SmallVector<Operation *> next;
-      for (Operation *op : pending) {
-        if (!op->use_empty()) {
-          next.push_back(op);
-          continue;
-        }
-        for (Value operand : op->getOperands())
-          if (Operation *def = operand.getDefiningOp();
-              isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
-                  def) &&
-              live.insert(def).second)
-            next.push_back(def);
-        live.erase(op);
-        op->erase();
-        erased = true;
-      }
-      // The ops still to visit, in their order (each once: an op erased
-      // above was live, so never added twice).
-      pending.clear();
-      for (Operation *op : next)
-        if (live.contains(op))
-          pending.push_back(op);
-    }
+    for (Operation *op : ops)
+      eraseWithUnusedReshapes(op);
+  }
+  static void eraseWithUnusedReshapes(Operation *op) {
+    if (!op->use_empty())
+      return;
+    llvm::SmallSetVector<Operation *, 2> reshapes;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp();
+          isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def))
+        reshapes.insert(def);
+    op->erase();
+    for (Operation *reshape : reshapes)
+      eraseWithUnusedReshapes(reshape);
   }
 };
 
