@@ -3,8 +3,12 @@
 // function, each call passing its layer's weights. Past the first and last
 // layers, which differ (they read the argument, write the result), more
 // layers add no nest: the eight-layer network defines as many as the
-// four-layer one. Both compute what plain C loops do with every layer's own
-// weights; compiled in one piece they agree too.
+// four-layer one. The weights are no part's: the linked object gets them in
+// a section of their own, each a hidden symbol the code refers to (a shared
+// library made in parts has them in part 0's object, as code generation
+// writes them). Both compute what plain C loops do with every layer's own
+// weights; compiled in one piece, and as shared libraries in parts, they
+// agree too.
 // RUN: rm -rf %t.dir && mkdir -p %t.dir
 // RUN: %python %S/Inputs/equal-layers.py equal_layers4 4 > %t.dir/four.mlir
 // RUN: %python %S/Inputs/equal-layers.py equal_layers8 8 > %t.dir/eight.mlir
@@ -14,13 +18,25 @@
 // RUN: llvm-nm --defined-only %t.eight.o | grep -c '\.nest' > %t.eight.count
 // RUN: not grep -x 0 %t.four.count
 // RUN: diff %t.four.count %t.eight.count
+// RUN: llvm-readelf --sections %t.eight.o | FileCheck %s --check-prefix=SECTION
+// RUN: llvm-readelf --symbols %t.eight.o | FileCheck %s --check-prefix=WEIGHTS
+// RUN: llvm-readelf --symbols %t.eight.o | FileCheck %s --check-prefix=DEFINED
 // RUN: %cc -std=c99 -Wall -Wextra -Werror -I%t.dir %s %t.four.o %t.eight.o %libomp -lpthread -lm -o %t.exe
 // RUN: %t.exe | FileCheck %s
 // RUN: %pbtool compile %t.dir/four.mlir --codegen-threads=1 -o %t.four1.o
 // RUN: %pbtool compile %t.dir/eight.mlir --codegen-threads=1 -o %t.eight1.o
 // RUN: %cc -std=c99 -Wall -Wextra -Werror -I%t.dir %s %t.four1.o %t.eight1.o %libomp -lpthread -lm -o %t.one.exe
 // RUN: %t.one.exe | FileCheck %s
+// RUN: llvm-readelf --sections %t.four1.o | FileCheck %s --check-prefix=ONE-PIECE
+// RUN: %pbtool compile %t.dir/four.mlir --codegen-threads=2 --emit=shared -o %t.dir/libfour.so
+// RUN: %pbtool compile %t.dir/eight.mlir --codegen-threads=2 --emit=shared -o %t.dir/libeight.so
+// RUN: %cc -std=c99 -Wall -Wextra -Werror -I%t.dir %s -L%t.dir -lfour -leight -Wl,-rpath,%t.dir -lm -o %t.shared.exe
+// RUN: %t.shared.exe | FileCheck %s
 // CHECK: EQUAL NESTS OK
+// SECTION: .rodata.polyblocks PROGBITS {{[0-9a-f]+}} {{[0-9a-f]+}} 020000 00 A 0 0 64
+// WEIGHTS-COUNT-8: 16384 OBJECT GLOBAL HIDDEN {{[0-9]+}} __constant_64x64xf32{{(_[0-9]+)?}}_packed.pb.
+// DEFINED-NOT: UND __constant
+// ONE-PIECE-NOT: .rodata.polyblocks
 
 #include "equal_layers4.h"
 #include "equal_layers8.h"

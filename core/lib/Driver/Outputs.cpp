@@ -168,8 +168,12 @@ static void releaseModule(ModuleOp module) {
 /// Host code (`kind` an object or a shared library) into the file `path`.
 /// Every object is written straight into a file (the parts of a program
 /// compiled on several threads into temporary ones) and the linker writes
-/// `path` itself: a network's weights, most of its object, are written
-/// once by code generation and once by the linker.
+/// `path` itself. A network's weights, most of its object, are written once
+/// into an object: by code generation in one piece; in parts, into the
+/// object the parts are linked into (appendConstantSection) or, for a
+/// shared library, by part 0's code generation (the linker copies them on
+/// the way: added to part 0's object after the parts, they would take a
+/// step no thread shares).
 static llvm::Error renderLinkedHostCode(ModuleOp module, const OutputKind &kind,
                                         const PipelineOptions &options,
                                         StringRef path,
@@ -186,6 +190,15 @@ static llvm::Error renderLinkedHostCode(ModuleOp module, const OutputKind &kind,
   // The objects' temporary files, removed when done.
   std::vector<std::string> objects;
   std::vector<std::unique_ptr<llvm::FileRemover>> removers;
+  auto temporary = [&]() -> llvm::Expected<std::string> {
+    SmallString<128> object;
+    if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+            "polyblocks-kernel", "o", object))
+      return llvm::createStringError(ec, "cannot create a temporary file: " +
+                                             ec.message());
+    removers.push_back(std::make_unique<llvm::FileRemover>(object));
+    return object.str().str();
+  };
   auto files = [&](unsigned count) -> llvm::Expected<std::vector<std::string>> {
     // One object is the output itself.
     if (count == 1 && !shared) {
@@ -193,13 +206,10 @@ static llvm::Error renderLinkedHostCode(ModuleOp module, const OutputKind &kind,
       return objects;
     }
     for (unsigned i = 0; i < count; ++i) {
-      SmallString<128> object;
-      if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
-              "polyblocks-kernel", "o", object))
-        return llvm::createStringError(ec, "cannot create a temporary file: " +
-                                               ec.message());
-      removers.push_back(std::make_unique<llvm::FileRemover>(object));
-      objects.push_back(object.str().str());
+      llvm::Expected<std::string> object = temporary();
+      if (!object)
+        return object.takeError();
+      objects.push_back(*object);
     }
     return objects;
   };
@@ -215,18 +225,33 @@ static llvm::Error renderLinkedHostCode(ModuleOp module, const OutputKind &kind,
     if (llvm::Error err = writeFile(paths->front(), object))
       return err;
   } else {
-    // A large program in parts, on several threads.
+    // A large program in parts, on several threads; for an object, their
+    // constant data added to the one they link into.
     CodegenSplit split = chooseCodegenSplit(options.codegenThreads);
+    auto link = [&](llvm::ArrayRef<DetachedConstant> constants) -> llvm::Error {
+      if (objects.size() == 1)
+        return llvm::Error::success();
+      TimingScope linking = nestTiming(timing, "link the parts (ld -r)");
+      if (constants.empty())
+        return linkRelocatableObject(objects, path);
+      llvm::Expected<std::string> linked = temporary();
+      if (!linked)
+        return linked.takeError();
+      if (llvm::Error err = linkRelocatableObject(objects, *linked))
+        return err;
+      linking.stop();
+      TimingScope appending = nestTiming(timing, "add the constant data");
+      return appendConstantSection(*linked, constants, path);
+    };
+    using Finish =
+        llvm::function_ref<llvm::Error(llvm::ArrayRef<DetachedConstant>)>;
     if (llvm::Error err =
-            emitObjects(module, **tm, split, files, timing, translated))
+            emitObjects(module, **tm, split, files,
+                        shared ? Finish() : Finish(link), timing, translated))
       return err;
   }
-  if (!shared) {
-    if (objects.size() == 1)
-      return llvm::Error::success();
-    TimingScope linking = nestTiming(timing, "link the parts (ld -r)");
-    return linkRelocatableObject(objects, path);
-  }
+  if (!shared)
+    return llvm::Error::success();
   bool gpu = isGPUTarget(options.target) && !options.emulateGPU;
   SharedLibraryOptions link;
   link.openmp = options.parallelize && !gpu;

@@ -364,19 +364,23 @@ static TimingScope nestPartTiming(TimingScope &timing, unsigned index,
 }
 
 /// -O3 and code generation of part `index`, `module`, into the file `path`,
-/// each step timed in a scope of `timing`.
-static llvm::Error compilePart(llvm::Module &module, llvm::TargetMachine &tm,
-                               llvm::StringRef path, unsigned index,
-                               TimingScope &timing) {
+/// each step timed in a scope of `timing`. Part 0 keeps the module's
+/// constant data (splitModule) unless `optimized`, called between the two
+/// steps, detaches it.
+static llvm::Error
+compilePart(llvm::Module &module, llvm::TargetMachine &tm, llvm::StringRef path,
+            unsigned index, TimingScope &timing,
+            llvm::function_ref<void(llvm::Module &)> optimized = nullptr) {
   TimingScope optimizing =
       nestPartTiming(timing, index, "optimize LLVM IR (-O3)");
   optimizeLLVMModule(module, tm);
   optimizing.stop();
-  // Part 0 keeps the module's constant data (splitModule).
+  if (optimized)
+    optimized(module);
   TimingScope emitting = nestPartTiming(
       timing, index,
-      index == 0 ? "generate machine code (and the constant data)"
-                 : "generate machine code");
+      index == 0 && !optimized ? "generate machine code (and the constant data)"
+                               : "generate machine code");
   return emitObjectFile(module, tm, path);
 }
 
@@ -400,6 +404,7 @@ llvm::Error emitObjects(
     ModuleOp module, llvm::TargetMachine &tm, const CodegenSplit &split,
     llvm::function_ref<llvm::Expected<std::vector<std::string>>(unsigned)>
         files,
+    llvm::function_ref<llvm::Error(llvm::ArrayRef<DetachedConstant>)> finish,
     TimingScope *timing, llvm::function_ref<void()> translated) {
   llvm::LLVMContext llvmContext;
   auto llvmModule =
@@ -407,9 +412,21 @@ llvm::Error emitObjects(
   if (!llvmModule)
     return llvmModule.takeError();
   std::vector<llvm::SmallVector<char, 0>> parts;
+  // The constant data leaves the parts' objects on ELF targets, for
+  // `finish` to write once into the linked one.
+  bool detach = finish && tm.getTargetTriple().isOSBinFormatELF() &&
+                tm.getTargetTriple().isArch64Bit() &&
+                tm.getTargetTriple().isLittleEndian();
+  std::string tag;
+  CodegenSplit partSplit = split;
   if (split.parts > 1) {
     TimingScope splitting = nestTiming(timing, "split into parts");
-    parts = splitModule(**llvmModule, split);
+    if (detach) {
+      tag = getModuleTag(**llvmModule);
+      // No part writes the constant data.
+      partSplit.constantBytesPerInstruction = 0;
+    }
+    parts = splitModule(**llvmModule, partSplit);
   }
   llvm::Expected<std::vector<std::string>> paths = files(parts.size() + 1);
   if (!paths)
@@ -420,7 +437,10 @@ llvm::Error emitObjects(
     optimizeLLVMModule(**llvmModule, tm);
     optimizing.stop();
     TimingScope emitting = nestTiming(timing, "generate machine code");
-    return emitObjectFile(**llvmModule, tm, paths->front());
+    if (llvm::Error err = emitObjectFile(**llvmModule, tm, paths->front()))
+      return err;
+    emitting.stop();
+    return finish ? finish({}) : llvm::Error::success();
   }
   TimingScope compiling = nestTiming(
       timing, "optimize LLVM IR (-O3) and generate machine code, " +
@@ -446,15 +466,24 @@ llvm::Error emitObjects(
                                           (*paths)[i + 1], i + 1, compiling))
         failures[i] = llvm::toString(std::move(error));
     });
-  llvm::Error error =
-      compilePart(**llvmModule, tm, paths->front(), 0, compiling);
+  std::vector<DetachedConstant> constants;
+  auto detachConstants = [&](llvm::Module &part) {
+    constants = detachConstantData(part, tag);
+  };
+  llvm::Error error = compilePart(
+      **llvmModule, tm, paths->front(), 0, compiling,
+      detach ? llvm::function_ref<void(llvm::Module &)>(detachConstants)
+             : nullptr);
   for (std::thread &worker : workers)
     worker.join();
   for (const std::string &failure : failures)
     if (!failure.empty())
       error =
           llvm::joinErrors(std::move(error), llvm::createStringError(failure));
-  return error;
+  if (error)
+    return error;
+  compiling.stop();
+  return finish ? finish(constants) : llvm::Error::success();
 }
 
 } // namespace polyblocks

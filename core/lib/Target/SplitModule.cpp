@@ -278,8 +278,8 @@ void mergeEqualNests(SmallVectorImpl<Function *> &outlined) {
     fn->eraseFromParent();
 }
 
-/// A tag unique to the module's entry points (its external definitions),
-/// which no two objects linked together share.
+} // namespace
+
 std::string getModuleTag(const Module &module) {
   SmallVector<StringRef> names;
   for (const GlobalValue &global : module.global_values())
@@ -295,15 +295,13 @@ std::string getModuleTag(const Module &module) {
 
 /// Makes `global` visible to the other parts only: external, hidden, named
 /// after the module's tag.
-void externalize(GlobalValue &global, StringRef tag) {
+static void externalize(GlobalValue &global, StringRef tag) {
   std::string name = global.hasName() ? global.getName().str() : "unnamed";
   global.setName(name + ".pb." + tag);
   global.setLinkage(GlobalValue::ExternalLinkage);
   global.setVisibility(GlobalValue::HiddenVisibility);
   global.setDSOLocal(true);
 }
-
-} // namespace
 
 std::vector<SmallVector<char, 0>> splitModule(Module &module,
                                               const CodegenSplit &split) {

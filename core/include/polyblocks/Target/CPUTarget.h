@@ -102,8 +102,9 @@ emitCode(mlir::ModuleOp module, llvm::TargetMachine &tm, CodeKind kind,
 /// many threads, when it has `split.minInstructions` instructions or more
 /// and its large functions have enough loops (SplitModule.cpp): moves the
 /// top-level loops of its large functions into functions of their own,
-/// deals them out (part 0, which keeps the constant data, counting
-/// `split.constantBytesPerInstruction` bytes of it as one instruction), and
+/// deals them out (part 0, which keeps the constant data when it is not
+/// detached, counting `split.constantBytesPerInstruction` bytes of it as
+/// one instruction), and
 /// returns parts 1.. as bitcode, `module` keeping part 0. The
 /// parts' objects together define what `module`'s one would, with the
 /// moved loops and what they use from the module external, hidden and
@@ -112,17 +113,54 @@ emitCode(mlir::ModuleOp module, llvm::TargetMachine &tm, CodeKind kind,
 std::vector<llvm::SmallVector<char, 0>> splitModule(llvm::Module &module,
                                                     const CodegenSplit &split);
 
+/// A tag unique to `module`'s entry points (its external definitions),
+/// which no two objects linked together share: what splitModule and
+/// detachConstantData name the symbols the parts share after.
+std::string getModuleTag(const llvm::Module &module);
+
+/// Constant data taken out of a module before its code generation
+/// (detachConstantData): the hidden symbol the code refers to it by, its
+/// alignment, its bytes (in the module's LLVM context).
+struct DetachedConstant {
+  std::string symbol;
+  uint64_t alignment;
+  llvm::StringRef bytes;
+};
+
+/// Takes the constant data (a network's weights) out of `module`
+/// (ConstantSection.cpp): each constant global variable of 4 KiB or more
+/// whose initializer is raw data becomes a declaration, external and
+/// hidden (named after `tag` when it was local). Returns their bytes, valid
+/// while the module's context lives, for appendConstantSection.
+std::vector<DetachedConstant> detachConstantData(llvm::Module &module,
+                                                 llvm::StringRef tag);
+
+/// Writes `outputPath`: the ELF-64 relocatable object in the file
+/// `objectPath` with one more section, `.rodata.polyblocks`, holding each
+/// of `constants` that the object refers to (an undefined symbol), at its
+/// alignment, that symbol now defined there. The bytes are written once,
+/// straight into the file.
+llvm::Error appendConstantSection(llvm::StringRef objectPath,
+                                  llvm::ArrayRef<DetachedConstant> constants,
+                                  llvm::StringRef outputPath);
+
 /// Translates `module` (S5's output) for `tm` and writes it as relocatable
 /// objects: one, or, when splitModule cuts it into parts as `split` says,
 /// one per part, each optimized at -O3 and compiled on a thread of
 /// its own; linked together (ld -r), they are the one object. Each object
 /// is written straight into a file: `files(n)`, called once, before any is
-/// written, names the n files. `timing` and `translated` are
-/// translateAndOptimize's.
+/// written, names the n files. With `finish`, called once all objects are
+/// written, and in parts on an ELF target, the constant data leaves part 0
+/// before its code generation (detachConstantData) and `finish` gets it to
+/// add to the linked object (appendConstantSection); in one piece the
+/// object holds it and `finish` gets nothing. Without, part 0 writes it.
+/// `timing` and `translated` are translateAndOptimize's.
 llvm::Error emitObjects(
     mlir::ModuleOp module, llvm::TargetMachine &tm, const CodegenSplit &split,
     llvm::function_ref<llvm::Expected<std::vector<std::string>>(unsigned)>
         files,
+    llvm::function_ref<llvm::Error(llvm::ArrayRef<DetachedConstant>)> finish =
+        nullptr,
     mlir::TimingScope *timing = nullptr,
     llvm::function_ref<void()> translated = nullptr);
 
