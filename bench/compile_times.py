@@ -25,7 +25,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 STEPS = ("parse and check the program", "stage s1 (bufferize)",
          "stage s2 (affine)", "stage s3 (optimize)", "stage s4 (map)",
          "stage s5 (llvm)", "optimize LLVM IR (-O3)", "generate machine code",
+         "link the parts (ld -r)", "add the constant data",
          "link the shared library", "write the outputs")
+# A program in parts: the step its threads share ("..., 2 parts in
+# parallel"), shown under this name.
+PARALLEL = "optimize LLVM IR (-O3) and generate machine code"
 
 
 def compile_once(pbtool, program, emit, out):
@@ -43,7 +47,9 @@ def compile_once(pbtool, program, emit, out):
     for line in done.stderr.splitlines():
         match = re.match(r"\s*([\d.]+) \(\s*[\d.]+%\)\s+([\d.]+) \(\s*[\d.]+%\)"
                          r"\s+(.*?)\s*$", line)
-        if match and match.group(3) in STEPS:
+        if match and match.group(3).startswith(PARALLEL + ","):
+            steps["the parts"] = float(match.group(2))
+        elif match and match.group(3) in STEPS:
             steps[match.group(3)] = float(match.group(2))
         peak_match = re.search(r"peak resident memory: (\d+) MB", line)
         if peak_match:

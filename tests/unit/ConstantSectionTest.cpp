@@ -16,6 +16,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 using namespace llvm;
 using namespace polyblocks;
 
@@ -42,14 +44,14 @@ std::unique_ptr<Module> makeModule(LLVMContext &context,
   GlobalVariable *big = makeGlobal("big", bigValues);
   GlobalVariable *small = makeGlobal("small", smallValues);
   IRBuilder<> b(context);
-  auto *fn = Function::Create(
-      FunctionType::get(b.getVoidTy(), {b.getPtrTy()}, false),
-      GlobalValue::ExternalLinkage, "forward", *module);
+  auto *fn =
+      Function::Create(FunctionType::get(b.getVoidTy(), {b.getPtrTy()}, false),
+                       GlobalValue::ExternalLinkage, "forward", *module);
   b.SetInsertPoint(BasicBlock::Create(context, "entry", fn));
-  Value *x = b.CreateLoad(b.getFloatTy(),
-                          b.CreateConstInBoundsGEP1_64(b.getFloatTy(), big, 100));
-  Value *y = b.CreateLoad(b.getFloatTy(),
-                          b.CreateConstInBoundsGEP1_64(b.getFloatTy(), small, 3));
+  Value *x = b.CreateLoad(
+      b.getFloatTy(), b.CreateConstInBoundsGEP1_64(b.getFloatTy(), big, 100));
+  Value *y = b.CreateLoad(
+      b.getFloatTy(), b.CreateConstInBoundsGEP1_64(b.getFloatTy(), small, 3));
   b.CreateStore(b.CreateFAdd(x, y), fn->getArg(0));
   b.CreateRetVoid();
   return module;
@@ -83,7 +85,8 @@ struct TemporaryFile {
   SmallString<128> path;
   std::unique_ptr<FileRemover> remover;
   explicit TemporaryFile(StringRef suffix) {
-    EXPECT_FALSE(sys::fs::createTemporaryFile("constant-section", suffix, path));
+    EXPECT_FALSE(
+        sys::fs::createTemporaryFile("constant-section", suffix, path));
     remover = std::make_unique<FileRemover>(path);
   }
 };
@@ -104,8 +107,8 @@ TEST(ConstantSectionTest, DefinesTheSymbolsInANewSection) {
     std::error_code ec;
     raw_fd_ostream os(code.path, ec);
     ASSERT_FALSE(ec);
-    ASSERT_FALSE(bool(
-        emitMachineCode(*module, **tm, CodeGenFileType::ObjectFile, os)));
+    ASSERT_FALSE(
+        bool(emitMachineCode(*module, **tm, CodeGenFileType::ObjectFile, os)));
   }
   Error error = appendConstantSection(code.path, constants, linked.path);
   ASSERT_FALSE(bool(error)) << toString(std::move(error));
@@ -148,6 +151,53 @@ TEST(ConstantSectionTest, DefinesTheSymbolsInANewSection) {
   EXPECT_TRUE(sawSection);
   EXPECT_TRUE(sawSymbol);
   EXPECT_TRUE(sawForward);
+}
+
+// An object of their own: each constant at its alignment in the section,
+// its symbol defined there, global and hidden.
+TEST(ConstantSectionTest, WritesAnObjectOfTheirOwn) {
+  std::string first(4100, '\x11'), second(64, '\x22');
+  std::vector<DetachedConstant> constants = {{"first.pb.t3", 64, first},
+                                             {"second.pb.t3", 16, second}};
+  TemporaryFile out("o");
+  Error error = writeConstantObject(constants, out.path);
+  ASSERT_FALSE(bool(error)) << toString(std::move(error));
+  auto buffer = MemoryBuffer::getFile(out.path);
+  ASSERT_TRUE(bool(buffer));
+  auto file = object::ObjectFile::createObjectFile(**buffer);
+  ASSERT_TRUE(bool(file)) << toString(file.takeError());
+  auto *elf = dyn_cast<object::ELF64LEObjectFile>(file->get());
+  ASSERT_TRUE(elf);
+  EXPECT_EQ(elf->getELFFile().getHeader().e_machine, ELF::EM_X86_64);
+  EXPECT_EQ(elf->getELFFile().getHeader().e_type, ELF::ET_REL);
+  std::string expected = first + std::string(4112 - 4100, '\0') + second;
+  bool sawSection = false;
+  for (const object::SectionRef &section : elf->sections()) {
+    if (cantFail(section.getName()) != ".rodata.polyblocks")
+      continue;
+    sawSection = true;
+    EXPECT_EQ(section.getAlignment().value(), 64u);
+    EXPECT_EQ(cantFail(section.getContents()), expected);
+  }
+  EXPECT_TRUE(sawSection);
+  std::map<std::string, std::pair<uint64_t, uint64_t>> defined;
+  for (const object::ELFSymbolRef &symbol : elf->symbols()) {
+    std::string name = cantFail(symbol.getName()).str();
+    if (name.empty())
+      continue;
+    EXPECT_EQ(symbol.getBinding(), ELF::STB_GLOBAL) << name;
+    EXPECT_EQ(symbol.getOther(), ELF::STV_HIDDEN) << name;
+    EXPECT_EQ(symbol.getELFType(), ELF::STT_OBJECT) << name;
+    object::section_iterator section = cantFail(symbol.getSection());
+    ASSERT_NE(section, elf->section_end());
+    EXPECT_EQ(cantFail(section->getName()), ".rodata.polyblocks");
+    defined[name] = {cantFail(symbol.getValue()), symbol.getSize()};
+  }
+  EXPECT_EQ(defined["first.pb.t3"],
+            std::make_pair(uint64_t(0), uint64_t(4100)));
+  EXPECT_EQ(defined["second.pb.t3"],
+            std::make_pair(uint64_t(4112), uint64_t(64)));
+  EXPECT_EQ(defined.size(), 2u);
 }
 
 // What is not an object is refused with a message, nothing written.

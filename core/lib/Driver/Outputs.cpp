@@ -171,9 +171,8 @@ static void releaseModule(ModuleOp module) {
 /// `path` itself. A network's weights, most of its object, are written once
 /// into an object: by code generation in one piece; in parts, into the
 /// object the parts are linked into (appendConstantSection) or, for a
-/// shared library, by part 0's code generation (the linker copies them on
-/// the way: added to part 0's object after the parts, they would take a
-/// step no thread shares).
+/// shared library, into an object of their own while the parts compile
+/// (writeConstantObject), which the linker copies.
 static llvm::Error renderLinkedHostCode(ModuleOp module, const OutputKind &kind,
                                         const PipelineOptions &options,
                                         StringRef path,

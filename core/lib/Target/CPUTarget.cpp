@@ -365,22 +365,18 @@ static TimingScope nestPartTiming(TimingScope &timing, unsigned index,
 
 /// -O3 and code generation of part `index`, `module`, into the file `path`,
 /// each step timed in a scope of `timing`. Part 0 keeps the module's
-/// constant data (splitModule) unless `optimized`, called between the two
-/// steps, detaches it.
-static llvm::Error
-compilePart(llvm::Module &module, llvm::TargetMachine &tm, llvm::StringRef path,
-            unsigned index, TimingScope &timing,
-            llvm::function_ref<void(llvm::Module &)> optimized = nullptr) {
+/// constant data (splitModule) unless it was `detached`.
+static llvm::Error compilePart(llvm::Module &module, llvm::TargetMachine &tm,
+                               llvm::StringRef path, unsigned index,
+                               TimingScope &timing, bool detached = true) {
   TimingScope optimizing =
       nestPartTiming(timing, index, "optimize LLVM IR (-O3)");
   optimizeLLVMModule(module, tm);
   optimizing.stop();
-  if (optimized)
-    optimized(module);
   TimingScope emitting = nestPartTiming(
       timing, index,
-      index == 0 && !optimized ? "generate machine code (and the constant data)"
-                               : "generate machine code");
+      index == 0 && !detached ? "generate machine code (and the constant data)"
+                              : "generate machine code");
   return emitObjectFile(module, tm, path);
 }
 
@@ -412,11 +408,11 @@ llvm::Error emitObjects(
   if (!llvmModule)
     return llvmModule.takeError();
   std::vector<llvm::SmallVector<char, 0>> parts;
-  // The constant data leaves the parts' objects on ELF targets, for
-  // `finish` to write once into the linked one.
-  bool detach = finish && tm.getTargetTriple().isOSBinFormatELF() &&
-                tm.getTargetTriple().isArch64Bit() &&
-                tm.getTargetTriple().isLittleEndian();
+  // In parts, the constant data leaves part 0 (ConstantSection.cpp): the
+  // objects' format is ELF-64 for x86-64.
+  const llvm::Triple &triple = tm.getTargetTriple();
+  bool detach =
+      triple.isOSBinFormatELF() && triple.getArch() == llvm::Triple::x86_64;
   std::string tag;
   CodegenSplit partSplit = split;
   if (split.parts > 1) {
@@ -428,10 +424,17 @@ llvm::Error emitObjects(
     }
     parts = splitModule(**llvmModule, partSplit);
   }
-  llvm::Expected<std::vector<std::string>> paths = files(parts.size() + 1);
+  std::vector<DetachedConstant> constants;
+  if (!parts.empty() && detach)
+    constants = detachConstantData(**llvmModule, tag);
+  // Without `finish`, the constant data is an object of its own, the last
+  // file, written on a thread of its own.
+  bool ownObject = !finish && !constants.empty();
+  unsigned count = parts.size() + 1 + (ownObject ? 1 : 0);
+  llvm::Expected<std::vector<std::string>> paths = files(count);
   if (!paths)
     return paths.takeError();
-  assert(paths->size() == parts.size() + 1 && "a file per object");
+  assert(paths->size() == count && "a file per object");
   if (parts.empty()) {
     TimingScope optimizing = nestTiming(timing, "optimize LLVM IR (-O3)");
     optimizeLLVMModule(**llvmModule, tm);
@@ -458,7 +461,7 @@ llvm::Error emitObjects(
                                      "part of the program");
   }
   // Each thread's failure, as a message (empty: none).
-  std::vector<std::string> failures(parts.size());
+  std::vector<std::string> failures(parts.size() + 1);
   std::vector<std::thread> workers;
   for (size_t i = 0; i < parts.size(); ++i)
     workers.emplace_back([&, i] {
@@ -466,14 +469,14 @@ llvm::Error emitObjects(
                                           (*paths)[i + 1], i + 1, compiling))
         failures[i] = llvm::toString(std::move(error));
     });
-  std::vector<DetachedConstant> constants;
-  auto detachConstants = [&](llvm::Module &part) {
-    constants = detachConstantData(part, tag);
-  };
-  llvm::Error error = compilePart(
-      **llvmModule, tm, paths->front(), 0, compiling,
-      detach ? llvm::function_ref<void(llvm::Module &)>(detachConstants)
-             : nullptr);
+  if (ownObject)
+    workers.emplace_back([&] {
+      TimingScope writing = compiling.nest("write the constant data");
+      if (llvm::Error error = writeConstantObject(constants, paths->back()))
+        failures.back() = llvm::toString(std::move(error));
+    });
+  llvm::Error error = compilePart(**llvmModule, tm, paths->front(), 0,
+                                  compiling, !constants.empty());
   for (std::thread &worker : workers)
     worker.join();
   for (const std::string &failure : failures)

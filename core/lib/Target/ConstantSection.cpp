@@ -1,4 +1,4 @@
-//===- ConstantSection.cpp - Weights written once into the object ---------===//
+//===- ConstantSection.cpp - Weights written once, by no part -------------===//
 //
 // A network's object is mostly its weights (ResNet-18 at batch 8: 160 MB of
 // its 160 MB, after Winograd's transform). Compiled in parts, the weights
@@ -6,10 +6,12 @@
 // buffer, then its file) and through `ld -r` (read, then written into the
 // one object): written twice, and the part that carried them finished
 // last. Here they leave the module before its code generation: each
-// constant global variable becomes a hidden declaration, and once the
-// parts are linked, the object is written again with one more section, the
-// weights' bytes straight from the LLVM context, whose symbols define what
-// the code refers to.
+// constant global variable becomes a hidden declaration, and the weights'
+// bytes go straight from the LLVM context into a file, in a section
+// `.rodata.polyblocks` whose symbols define what the code refers to:
+// added to the object the parts are linked into (appendConstantSection),
+// or, for a shared library, an object of their own, written on a thread of
+// its own while the parts compile (writeConstantObject).
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,7 +36,7 @@ namespace polyblocks {
 static constexpr uint64_t kMinDetachedBytes = 4096;
 
 std::vector<DetachedConstant> detachConstantData(Module &module,
-                                                StringRef tag) {
+                                                 StringRef tag) {
   std::vector<DetachedConstant> constants;
   const DataLayout &layout = module.getDataLayout();
   for (GlobalVariable &global : module.globals()) {
@@ -45,9 +47,9 @@ std::vector<DetachedConstant> detachConstantData(Module &module,
     auto *data = dyn_cast<ConstantDataSequential>(global.getInitializer());
     if (!data || data->getRawDataValues().size() < kMinDetachedBytes)
       continue;
-    uint64_t alignment =
-        std::max(global.getAlign().valueOrOne(), layout.getPreferredAlign(&global))
-            .value();
+    uint64_t alignment = std::max(global.getAlign().valueOrOne(),
+                                  layout.getPreferredAlign(&global))
+                             .value();
     // A hidden declaration now: the object defines it. The bytes stay in
     // the LLVM context, which keeps its constants until it is destroyed.
     if (global.hasLocalLinkage())
@@ -124,10 +126,13 @@ Error appendConstantSection(StringRef objectPath,
     return fail(toString(shstrtab.takeError()));
 
   // The constants the code refers to (an undefined symbol each), laid out
-  // at their alignments.
-  StringMap<unsigned> byName;
-  for (auto [i, constant] : llvm::enumerate(constants))
-    byName[constant.symbol] = i;
+  // in their order (the module's: pb-order-constant-globals put them in the
+  // order the code first reads them) at their alignments.
+  StringMap<uint64_t> undefined; // name -> offset of its symbol in `bytes`
+  for (const Sym &symbol : *symbols)
+    if (symbol.st_shndx == ELF::SHN_UNDEF && symbol.st_name != 0)
+      undefined[names->drop_front(symbol.st_name).split('\0').first] =
+          reinterpret_cast<const char *>(&symbol) - bytes.data();
   uint16_t sectionIndex = header.e_shnum;
   uint64_t sectionAlignment = 1, size = 0;
   // Each constant placed: its offset in the section, and the offset in
@@ -137,21 +142,14 @@ Error appendConstantSection(StringRef objectPath,
     const DetachedConstant *constant;
   };
   SmallVector<Placed> placed;
-  for (const Sym &symbol : *symbols) {
-    if (symbol.st_shndx != ELF::SHN_UNDEF || symbol.st_name == 0)
+  for (const DetachedConstant &constant : constants) {
+    auto it = undefined.find(constant.symbol);
+    if (it == undefined.end())
       continue;
-    StringRef name = names->drop_front(symbol.st_name).split('\0').first;
-    auto it = byName.find(name);
-    if (it == byName.end())
-      continue;
-    const DetachedConstant &constant = constants[it->second];
     size = alignTo(size, constant.alignment);
     sectionAlignment = std::max(sectionAlignment, constant.alignment);
-    placed.push_back(
-        {size, uint64_t(reinterpret_cast<const char *>(&symbol) - bytes.data()),
-         &constant});
+    placed.push_back({size, it->second, &constant});
     size += constant.bytes.size();
-    byName.erase(it);
   }
   for (const Placed &p : placed) {
     auto *symbol = reinterpret_cast<Sym *>(bytes.data() + p.symbol);
@@ -204,8 +202,115 @@ Error appendConstantSection(StringRef objectPath,
            headers.size() * sizeof(Shdr));
   os.close();
   if (os.has_error())
-    return fail("cannot write '" + outputPath +
-                "': " + os.error().message());
+    return fail("cannot write '" + outputPath + "': " + os.error().message());
+  return Error::success();
+}
+
+Error writeConstantObject(ArrayRef<DetachedConstant> constants,
+                          StringRef path) {
+  // The section's bytes, the symbols and their names.
+  uint64_t alignment = 1, size = 0;
+  SmallVector<uint64_t> offsets;
+  std::string symbolNames(1, '\0');
+  SmallVector<Sym> symbols(1);
+  for (const DetachedConstant &constant : constants) {
+    size = alignTo(size, constant.alignment);
+    alignment = std::max(alignment, constant.alignment);
+    offsets.push_back(size);
+    Sym symbol{};
+    symbol.st_name = symbolNames.size();
+    (symbolNames += constant.symbol) += '\0';
+    symbol.setBindingAndType(ELF::STB_GLOBAL, ELF::STT_OBJECT);
+    symbol.setVisibility(ELF::STV_HIDDEN);
+    symbol.st_shndx = 1;
+    symbol.st_value = size;
+    symbol.st_size = constant.bytes.size();
+    symbols.push_back(symbol);
+    size += constant.bytes.size();
+  }
+  // Sections: the constants, an empty .note.GNU-stack (no executable stack
+  // asked for), the symbols, their names, the sections' names.
+  std::string sectionNames(1, '\0');
+  auto name = [&](StringRef n) {
+    uint32_t index = sectionNames.size();
+    (sectionNames += n) += '\0';
+    return index;
+  };
+  uint64_t dataOffset = alignTo(sizeof(Ehdr), alignment);
+  uint64_t symbolsOffset = alignTo(dataOffset + size, 8);
+  uint64_t symbolNamesOffset = symbolsOffset + symbols.size() * sizeof(Sym);
+  uint64_t sectionNamesOffset = symbolNamesOffset + symbolNames.size();
+  SmallVector<Shdr> headers(6, Shdr{});
+  Shdr &data = headers[1];
+  data.sh_name = name(kSectionName);
+  data.sh_type = ELF::SHT_PROGBITS;
+  data.sh_flags = ELF::SHF_ALLOC;
+  data.sh_offset = dataOffset;
+  data.sh_size = size;
+  data.sh_addralign = alignment;
+  Shdr &stack = headers[2];
+  stack.sh_name = name(".note.GNU-stack");
+  stack.sh_type = ELF::SHT_PROGBITS;
+  stack.sh_offset = symbolsOffset;
+  stack.sh_addralign = 1;
+  Shdr &symtab = headers[3];
+  symtab.sh_name = name(".symtab");
+  symtab.sh_type = ELF::SHT_SYMTAB;
+  symtab.sh_offset = symbolsOffset;
+  symtab.sh_size = symbols.size() * sizeof(Sym);
+  symtab.sh_link = 4;
+  symtab.sh_info = 1; // the first global symbol
+  symtab.sh_addralign = 8;
+  symtab.sh_entsize = sizeof(Sym);
+  Shdr &strtab = headers[4];
+  strtab.sh_name = name(".strtab");
+  strtab.sh_type = ELF::SHT_STRTAB;
+  strtab.sh_offset = symbolNamesOffset;
+  strtab.sh_size = symbolNames.size();
+  strtab.sh_addralign = 1;
+  Shdr &shstrtab = headers[5];
+  shstrtab.sh_name = name(".shstrtab");
+  shstrtab.sh_type = ELF::SHT_STRTAB;
+  shstrtab.sh_offset = sectionNamesOffset;
+  shstrtab.sh_size = sectionNames.size();
+  shstrtab.sh_addralign = 1;
+  uint64_t headersOffset = alignTo(sectionNamesOffset + sectionNames.size(), 8);
+
+  Ehdr header{};
+  memcpy(header.e_ident, ELF::ElfMagic, strlen(ELF::ElfMagic));
+  header.e_ident[ELF::EI_CLASS] = ELF::ELFCLASS64;
+  header.e_ident[ELF::EI_DATA] = ELF::ELFDATA2LSB;
+  header.e_ident[ELF::EI_VERSION] = ELF::EV_CURRENT;
+  header.e_ident[ELF::EI_OSABI] = ELF::ELFOSABI_NONE;
+  header.e_type = ELF::ET_REL;
+  header.e_machine = ELF::EM_X86_64;
+  header.e_version = ELF::EV_CURRENT;
+  header.e_shoff = headersOffset;
+  header.e_ehsize = sizeof(Ehdr);
+  header.e_shentsize = sizeof(Shdr);
+  header.e_shnum = headers.size();
+  header.e_shstrndx = 5;
+
+  std::error_code ec;
+  raw_fd_ostream os(path, ec, sys::fs::OF_None);
+  if (ec)
+    return fail("cannot write '" + path + "': " + ec.message());
+  auto pad = [&](uint64_t to) { os.write_zeros(to - os.tell()); };
+  os.write(reinterpret_cast<const char *>(&header), sizeof header);
+  for (auto [offset, constant] : llvm::zip(offsets, constants)) {
+    pad(dataOffset + offset);
+    os << constant.bytes;
+  }
+  pad(symbolsOffset);
+  os.write(reinterpret_cast<const char *>(symbols.data()),
+           symbols.size() * sizeof(Sym));
+  os << symbolNames << sectionNames;
+  pad(headersOffset);
+  os.write(reinterpret_cast<const char *>(headers.data()),
+           headers.size() * sizeof(Shdr));
+  os.close();
+  if (os.has_error())
+    return fail("cannot write '" + path + "': " + os.error().message());
   return Error::success();
 }
 

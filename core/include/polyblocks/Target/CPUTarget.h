@@ -144,17 +144,23 @@ llvm::Error appendConstantSection(llvm::StringRef objectPath,
                                   llvm::ArrayRef<DetachedConstant> constants,
                                   llvm::StringRef outputPath);
 
+/// Writes `constants` into the file `path` as an ELF-64 relocatable object
+/// for x86-64 of their own: the section `.rodata.polyblocks`, each at its
+/// alignment, its symbol defined there (global, hidden).
+llvm::Error writeConstantObject(llvm::ArrayRef<DetachedConstant> constants,
+                                llvm::StringRef path);
+
 /// Translates `module` (S5's output) for `tm` and writes it as relocatable
 /// objects: one, or, when splitModule cuts it into parts as `split` says,
 /// one per part, each optimized at -O3 and compiled on a thread of
 /// its own; linked together (ld -r), they are the one object. Each object
 /// is written straight into a file: `files(n)`, called once, before any is
-/// written, names the n files. With `finish`, called once all objects are
-/// written, and in parts on an ELF target, the constant data leaves part 0
-/// before its code generation (detachConstantData) and `finish` gets it to
-/// add to the linked object (appendConstantSection); in one piece the
-/// object holds it and `finish` gets nothing. Without, part 0 writes it.
-/// `timing` and `translated` are translateAndOptimize's.
+/// written, names the n files. In parts, for x86-64 ELF, the constant data
+/// leaves part 0 (detachConstantData): `finish`, when given, gets it once
+/// all objects are written (to add it to the linked object:
+/// appendConstantSection); else it is the last object (writeConstantObject,
+/// on a thread of its own). In one piece the object holds it, and `finish`
+/// gets nothing. `timing` and `translated` are translateAndOptimize's.
 llvm::Error emitObjects(
     mlir::ModuleOp module, llvm::TargetMachine &tm, const CodegenSplit &split,
     llvm::function_ref<llvm::Expected<std::vector<std::string>>(unsigned)>
