@@ -80,6 +80,27 @@ TEST(ConstantSectionTest, DetachesLargeConstants) {
   EXPECT_TRUE(small->hasInitializer());
 }
 
+/// The ELF-64 object in the file `path`, read (null after a failure).
+std::unique_ptr<object::ObjectFile>
+readObject(StringRef path, std::unique_ptr<MemoryBuffer> &buffer) {
+  auto read = MemoryBuffer::getFile(path);
+  if (!read) {
+    ADD_FAILURE() << "cannot read " << path.str();
+    return nullptr;
+  }
+  buffer = std::move(*read);
+  auto file = object::ObjectFile::createObjectFile(*buffer);
+  if (!file) {
+    ADD_FAILURE() << toString(file.takeError());
+    return nullptr;
+  }
+  if (!isa<object::ELF64LEObjectFile>(file->get())) {
+    ADD_FAILURE() << "not ELF-64";
+    return nullptr;
+  }
+  return std::move(*file);
+}
+
 /// A temporary file's path, removed with the test.
 struct TemporaryFile {
   SmallString<128> path;
@@ -113,12 +134,10 @@ TEST(ConstantSectionTest, DefinesTheSymbolsInANewSection) {
   Error error = appendConstantSection(code.path, constants, linked.path);
   ASSERT_FALSE(bool(error)) << toString(std::move(error));
 
-  auto buffer = MemoryBuffer::getFile(linked.path);
-  ASSERT_TRUE(bool(buffer));
-  auto file = object::ObjectFile::createObjectFile(**buffer);
-  ASSERT_TRUE(bool(file)) << toString(file.takeError());
-  auto *elf = dyn_cast<object::ELF64LEObjectFile>(file->get());
-  ASSERT_TRUE(elf);
+  std::unique_ptr<MemoryBuffer> buffer;
+  std::unique_ptr<object::ObjectFile> file = readObject(linked.path, buffer);
+  ASSERT_TRUE(file);
+  auto *elf = cast<object::ELF64LEObjectFile>(file.get());
   bool sawSection = false, sawSymbol = false, sawForward = false;
   for (const object::SectionRef &section : elf->sections()) {
     Expected<StringRef> name = section.getName();
@@ -162,12 +181,10 @@ TEST(ConstantSectionTest, WritesAnObjectOfTheirOwn) {
   TemporaryFile out("o");
   Error error = writeConstantObject(constants, out.path);
   ASSERT_FALSE(bool(error)) << toString(std::move(error));
-  auto buffer = MemoryBuffer::getFile(out.path);
-  ASSERT_TRUE(bool(buffer));
-  auto file = object::ObjectFile::createObjectFile(**buffer);
-  ASSERT_TRUE(bool(file)) << toString(file.takeError());
-  auto *elf = dyn_cast<object::ELF64LEObjectFile>(file->get());
-  ASSERT_TRUE(elf);
+  std::unique_ptr<MemoryBuffer> buffer;
+  std::unique_ptr<object::ObjectFile> file = readObject(out.path, buffer);
+  ASSERT_TRUE(file);
+  auto *elf = cast<object::ELF64LEObjectFile>(file.get());
   EXPECT_EQ(elf->getELFFile().getHeader().e_machine, ELF::EM_X86_64);
   EXPECT_EQ(elf->getELFFile().getHeader().e_type, ELF::ET_REL);
   std::string expected = first + std::string(4112 - 4100, '\0') + second;

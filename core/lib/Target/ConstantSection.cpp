@@ -79,6 +79,41 @@ Error fail(const Twine &message) {
                            "cannot add the constant data to the object: " +
                                message);
 }
+
+/// A section's header: its name (an offset into the section names), type,
+/// flags, place in the file and alignment.
+Shdr makeSection(uint32_t name, uint32_t type, uint64_t flags, uint64_t offset,
+                 uint64_t size, uint64_t alignment) {
+  Shdr section{};
+  section.sh_name = name;
+  section.sh_type = type;
+  section.sh_flags = flags;
+  section.sh_offset = offset;
+  section.sh_size = size;
+  section.sh_addralign = alignment;
+  return section;
+}
+
+/// Writes the file `path`: what `write` writes into the stream, given a
+/// function that pads it with zeros up to an offset, then `headers`, the
+/// section header table, at `headersOffset`.
+Error writeObject(
+    StringRef path, uint64_t headersOffset, ArrayRef<Shdr> headers,
+    function_ref<void(raw_ostream &, function_ref<void(uint64_t)>)> write) {
+  std::error_code ec;
+  raw_fd_ostream os(path, ec, sys::fs::OF_None);
+  if (ec)
+    return fail("cannot write '" + path + "': " + ec.message());
+  auto pad = [&](uint64_t to) { os.write_zeros(to - os.tell()); };
+  write(os, pad);
+  pad(headersOffset);
+  os.write(reinterpret_cast<const char *>(headers.data()),
+           headers.size() * sizeof(Shdr));
+  os.close();
+  if (os.has_error())
+    return fail("cannot write '" + path + "': " + os.error().message());
+  return Error::success();
+}
 } // namespace
 
 Error appendConstantSection(StringRef objectPath,
@@ -172,38 +207,22 @@ Error appendConstantSection(StringRef objectPath,
   Shdr &names0 = headers[header.e_shstrndx];
   names0.sh_offset = namesOffset;
   names0.sh_size = sectionNames.size();
-  Shdr added{};
-  added.sh_name = nameIndex;
-  added.sh_type = ELF::SHT_PROGBITS;
-  added.sh_flags = ELF::SHF_ALLOC;
-  added.sh_offset = dataOffset;
-  added.sh_size = size;
-  added.sh_addralign = sectionAlignment;
-  headers.push_back(added);
+  headers.push_back(makeSection(nameIndex, ELF::SHT_PROGBITS, ELF::SHF_ALLOC,
+                                dataOffset, size, sectionAlignment));
 
   auto *newHeader = reinterpret_cast<Ehdr *>(bytes.data());
   newHeader->e_shoff = headersOffset;
   newHeader->e_shnum = headers.size();
 
-  std::error_code ec;
-  raw_fd_ostream os(outputPath, ec, sys::fs::OF_None);
-  if (ec)
-    return fail("cannot write '" + outputPath + "': " + ec.message());
-  auto pad = [&](uint64_t to) { os.write_zeros(to - os.tell()); };
-  os << bytes;
-  pad(dataOffset);
-  for (const Placed &p : placed) {
-    pad(dataOffset + p.offset);
-    os << p.constant->bytes;
-  }
-  os << sectionNames;
-  pad(headersOffset);
-  os.write(reinterpret_cast<const char *>(headers.data()),
-           headers.size() * sizeof(Shdr));
-  os.close();
-  if (os.has_error())
-    return fail("cannot write '" + outputPath + "': " + os.error().message());
-  return Error::success();
+  return writeObject(outputPath, headersOffset, headers,
+                     [&](raw_ostream &os, function_ref<void(uint64_t)> pad) {
+                       os << bytes;
+                       for (const Placed &p : placed) {
+                         pad(dataOffset + p.offset);
+                         os << p.constant->bytes;
+                       }
+                       os << sectionNames;
+                     });
 }
 
 Error writeConstantObject(ArrayRef<DetachedConstant> constants,
@@ -240,40 +259,25 @@ Error writeConstantObject(ArrayRef<DetachedConstant> constants,
   uint64_t symbolsOffset = alignTo(dataOffset + size, 8);
   uint64_t symbolNamesOffset = symbolsOffset + symbols.size() * sizeof(Sym);
   uint64_t sectionNamesOffset = symbolNamesOffset + symbolNames.size();
-  SmallVector<Shdr> headers(6, Shdr{});
-  Shdr &data = headers[1];
-  data.sh_name = name(kSectionName);
-  data.sh_type = ELF::SHT_PROGBITS;
-  data.sh_flags = ELF::SHF_ALLOC;
-  data.sh_offset = dataOffset;
-  data.sh_size = size;
-  data.sh_addralign = alignment;
-  Shdr &stack = headers[2];
-  stack.sh_name = name(".note.GNU-stack");
-  stack.sh_type = ELF::SHT_PROGBITS;
-  stack.sh_offset = symbolsOffset;
-  stack.sh_addralign = 1;
+  // Named first: the last section holds the names.
+  uint32_t dataName = name(kSectionName), stackName = name(".note.GNU-stack"),
+           symbolsName = name(".symtab"), symbolNamesName = name(".strtab"),
+           sectionNamesName = name(".shstrtab");
+  SmallVector<Shdr> headers = {
+      Shdr{},
+      makeSection(dataName, ELF::SHT_PROGBITS, ELF::SHF_ALLOC, dataOffset, size,
+                  alignment),
+      makeSection(stackName, ELF::SHT_PROGBITS, 0, symbolsOffset, 0, 1),
+      makeSection(symbolsName, ELF::SHT_SYMTAB, 0, symbolsOffset,
+                  symbols.size() * sizeof(Sym), 8),
+      makeSection(symbolNamesName, ELF::SHT_STRTAB, 0, symbolNamesOffset,
+                  symbolNames.size(), 1),
+      makeSection(sectionNamesName, ELF::SHT_STRTAB, 0, sectionNamesOffset,
+                  sectionNames.size(), 1)};
   Shdr &symtab = headers[3];
-  symtab.sh_name = name(".symtab");
-  symtab.sh_type = ELF::SHT_SYMTAB;
-  symtab.sh_offset = symbolsOffset;
-  symtab.sh_size = symbols.size() * sizeof(Sym);
-  symtab.sh_link = 4;
+  symtab.sh_link = 4; // its names
   symtab.sh_info = 1; // the first global symbol
-  symtab.sh_addralign = 8;
   symtab.sh_entsize = sizeof(Sym);
-  Shdr &strtab = headers[4];
-  strtab.sh_name = name(".strtab");
-  strtab.sh_type = ELF::SHT_STRTAB;
-  strtab.sh_offset = symbolNamesOffset;
-  strtab.sh_size = symbolNames.size();
-  strtab.sh_addralign = 1;
-  Shdr &shstrtab = headers[5];
-  shstrtab.sh_name = name(".shstrtab");
-  shstrtab.sh_type = ELF::SHT_STRTAB;
-  shstrtab.sh_offset = sectionNamesOffset;
-  shstrtab.sh_size = sectionNames.size();
-  shstrtab.sh_addralign = 1;
   uint64_t headersOffset = alignTo(sectionNamesOffset + sectionNames.size(), 8);
 
   Ehdr header{};
@@ -291,27 +295,19 @@ Error writeConstantObject(ArrayRef<DetachedConstant> constants,
   header.e_shnum = headers.size();
   header.e_shstrndx = 5;
 
-  std::error_code ec;
-  raw_fd_ostream os(path, ec, sys::fs::OF_None);
-  if (ec)
-    return fail("cannot write '" + path + "': " + ec.message());
-  auto pad = [&](uint64_t to) { os.write_zeros(to - os.tell()); };
-  os.write(reinterpret_cast<const char *>(&header), sizeof header);
-  for (auto [offset, constant] : llvm::zip(offsets, constants)) {
-    pad(dataOffset + offset);
-    os << constant.bytes;
-  }
-  pad(symbolsOffset);
-  os.write(reinterpret_cast<const char *>(symbols.data()),
-           symbols.size() * sizeof(Sym));
-  os << symbolNames << sectionNames;
-  pad(headersOffset);
-  os.write(reinterpret_cast<const char *>(headers.data()),
-           headers.size() * sizeof(Shdr));
-  os.close();
-  if (os.has_error())
-    return fail("cannot write '" + path + "': " + os.error().message());
-  return Error::success();
+  return writeObject(
+      path, headersOffset, headers,
+      [&](raw_ostream &os, function_ref<void(uint64_t)> pad) {
+        os.write(reinterpret_cast<const char *>(&header), sizeof header);
+        for (auto [offset, constant] : llvm::zip(offsets, constants)) {
+          pad(dataOffset + offset);
+          os << constant.bytes;
+        }
+        pad(symbolsOffset);
+        os.write(reinterpret_cast<const char *>(symbols.data()),
+                 symbols.size() * sizeof(Sym));
+        os << symbolNames << sectionNames;
+      });
 }
 
 } // namespace polyblocks
