@@ -53,7 +53,7 @@ std::vector<DetachedConstant> detachConstantData(Module &module,
     // A hidden declaration now: the object defines it. The bytes stay in
     // the LLVM context, which keeps its constants until it is destroyed.
     if (global.hasLocalLinkage())
-      global.setName(global.getName() + ".pb." + tag);
+      global.setName(global.getName().str() + ".pb." + tag);
     global.setInitializer(nullptr);
     global.setLinkage(GlobalValue::ExternalLinkage);
     global.setVisibility(GlobalValue::HiddenVisibility);
@@ -164,10 +164,14 @@ Error appendConstantSection(StringRef objectPath,
   // in their order (the module's: pb-order-constant-globals put them in the
   // order the code first reads them) at their alignments.
   StringMap<uint64_t> undefined; // name -> offset of its symbol in `bytes`
-  for (const Sym &symbol : *symbols)
-    if (symbol.st_shndx == ELF::SHN_UNDEF && symbol.st_name != 0)
-      undefined[names->drop_front(symbol.st_name).split('\0').first] =
-          reinterpret_cast<const char *>(&symbol) - bytes.data();
+  for (const Sym &symbol : *symbols) {
+    if (symbol.st_shndx != ELF::SHN_UNDEF || symbol.st_name == 0)
+      continue;
+    if (symbol.st_name >= names->size())
+      return fail("a symbol's name is outside the string table");
+    undefined[names->drop_front(symbol.st_name).split('\0').first] =
+        reinterpret_cast<const char *>(&symbol) - bytes.data();
+  }
   uint16_t sectionIndex = header.e_shnum;
   uint64_t sectionAlignment = 1, size = 0;
   // Each constant placed: its offset in the section, and the offset in
