@@ -80,6 +80,42 @@ Error fail(const Twine &message) {
                                message);
 }
 
+/// The constants' section: each constant at the next offset of its
+/// alignment, in the order they are added.
+struct ConstantLayout {
+  SmallVector<std::pair<uint64_t, const DetachedConstant *>> placed;
+  uint64_t size = 0, alignment = 1;
+
+  /// Places `constant`; returns its offset.
+  uint64_t add(const DetachedConstant &constant) {
+    size = alignTo(size, constant.alignment);
+    alignment = std::max(alignment, constant.alignment);
+    placed.push_back({size, &constant});
+    size += constant.bytes.size();
+    return placed.back().first;
+  }
+
+  /// Writes the section's bytes from `dataOffset` in the file (`pad` fills
+  /// the stream with zeros up to an offset).
+  void write(raw_ostream &os, function_ref<void(uint64_t)> pad,
+             uint64_t dataOffset) const {
+    for (auto [offset, constant] : placed) {
+      pad(dataOffset + offset);
+      os << constant->bytes;
+    }
+  }
+};
+
+/// Makes `symbol` the definition of `constant`, at `offset` in the section
+/// `section`: a global object.
+void define(Sym &symbol, uint16_t section, uint64_t offset,
+            const DetachedConstant &constant) {
+  symbol.setBindingAndType(ELF::STB_GLOBAL, ELF::STT_OBJECT);
+  symbol.st_shndx = section;
+  symbol.st_value = offset;
+  symbol.st_size = constant.bytes.size();
+}
+
 /// A section's header: its name (an offset into the section names), type,
 /// flags, place in the file and alignment.
 Shdr makeSection(uint32_t name, uint32_t type, uint64_t flags, uint64_t offset,
@@ -173,35 +209,16 @@ Error appendConstantSection(StringRef objectPath,
         reinterpret_cast<const char *>(&symbol) - bytes.data();
   }
   uint16_t sectionIndex = header.e_shnum;
-  uint64_t sectionAlignment = 1, size = 0;
-  // Each constant placed: its offset in the section, and the offset in
-  // `bytes` of the symbol that it defines.
-  struct Placed {
-    uint64_t offset, symbol;
-    const DetachedConstant *constant;
-  };
-  SmallVector<Placed> placed;
-  for (const DetachedConstant &constant : constants) {
-    auto it = undefined.find(constant.symbol);
-    if (it == undefined.end())
-      continue;
-    size = alignTo(size, constant.alignment);
-    sectionAlignment = std::max(sectionAlignment, constant.alignment);
-    placed.push_back({size, it->second, &constant});
-    size += constant.bytes.size();
-  }
-  for (const Placed &p : placed) {
-    auto *symbol = reinterpret_cast<Sym *>(bytes.data() + p.symbol);
-    symbol->st_shndx = sectionIndex;
-    symbol->st_value = p.offset;
-    symbol->st_size = p.constant->bytes.size();
-    symbol->setBindingAndType(ELF::STB_GLOBAL, ELF::STT_OBJECT);
-  }
+  ConstantLayout layout;
+  for (const DetachedConstant &constant : constants)
+    if (auto it = undefined.find(constant.symbol); it != undefined.end())
+      define(*reinterpret_cast<Sym *>(bytes.data() + it->second), sectionIndex,
+             layout.add(constant), constant);
 
   // The file: the object as it was (its symbols defined), the section's
   // bytes, a section name table with the new name, the section headers.
-  uint64_t dataOffset = alignTo(bytes.size(), sectionAlignment);
-  uint64_t namesOffset = dataOffset + size;
+  uint64_t dataOffset = alignTo(bytes.size(), layout.alignment);
+  uint64_t namesOffset = dataOffset + layout.size;
   std::string sectionNames = shstrtab->str();
   uint32_t nameIndex = sectionNames.size();
   (sectionNames += kSectionName) += '\0';
@@ -212,7 +229,7 @@ Error appendConstantSection(StringRef objectPath,
   names0.sh_offset = namesOffset;
   names0.sh_size = sectionNames.size();
   headers.push_back(makeSection(nameIndex, ELF::SHT_PROGBITS, ELF::SHF_ALLOC,
-                                dataOffset, size, sectionAlignment));
+                                dataOffset, layout.size, layout.alignment));
 
   auto *newHeader = reinterpret_cast<Ehdr *>(bytes.data());
   newHeader->e_shoff = headersOffset;
@@ -221,10 +238,7 @@ Error appendConstantSection(StringRef objectPath,
   return writeObject(outputPath, headersOffset, headers,
                      [&](raw_ostream &os, function_ref<void(uint64_t)> pad) {
                        os << bytes;
-                       for (const Placed &p : placed) {
-                         pad(dataOffset + p.offset);
-                         os << p.constant->bytes;
-                       }
+                       layout.write(os, pad, dataOffset);
                        os << sectionNames;
                      });
 }
@@ -232,24 +246,15 @@ Error appendConstantSection(StringRef objectPath,
 Error writeConstantObject(ArrayRef<DetachedConstant> constants,
                           StringRef path) {
   // The section's bytes, the symbols and their names.
-  uint64_t alignment = 1, size = 0;
-  SmallVector<uint64_t> offsets;
+  ConstantLayout layout;
   std::string symbolNames(1, '\0');
   SmallVector<Sym> symbols(1);
   for (const DetachedConstant &constant : constants) {
-    size = alignTo(size, constant.alignment);
-    alignment = std::max(alignment, constant.alignment);
-    offsets.push_back(size);
-    Sym symbol{};
+    Sym &symbol = symbols.emplace_back();
     symbol.st_name = symbolNames.size();
     (symbolNames += constant.symbol) += '\0';
-    symbol.setBindingAndType(ELF::STB_GLOBAL, ELF::STT_OBJECT);
     symbol.setVisibility(ELF::STV_HIDDEN);
-    symbol.st_shndx = 1;
-    symbol.st_value = size;
-    symbol.st_size = constant.bytes.size();
-    symbols.push_back(symbol);
-    size += constant.bytes.size();
+    define(symbol, /*section=*/1, layout.add(constant), constant);
   }
   // Sections: the constants, an empty .note.GNU-stack (no executable stack
   // asked for), the symbols, their names, the sections' names.
@@ -259,8 +264,8 @@ Error writeConstantObject(ArrayRef<DetachedConstant> constants,
     (sectionNames += n) += '\0';
     return index;
   };
-  uint64_t dataOffset = alignTo(sizeof(Ehdr), alignment);
-  uint64_t symbolsOffset = alignTo(dataOffset + size, 8);
+  uint64_t dataOffset = alignTo(sizeof(Ehdr), layout.alignment);
+  uint64_t symbolsOffset = alignTo(dataOffset + layout.size, 8);
   uint64_t symbolNamesOffset = symbolsOffset + symbols.size() * sizeof(Sym);
   uint64_t sectionNamesOffset = symbolNamesOffset + symbolNames.size();
   // Named first: the last section holds the names.
@@ -269,8 +274,8 @@ Error writeConstantObject(ArrayRef<DetachedConstant> constants,
            sectionNamesName = name(".shstrtab");
   SmallVector<Shdr> headers = {
       Shdr{},
-      makeSection(dataName, ELF::SHT_PROGBITS, ELF::SHF_ALLOC, dataOffset, size,
-                  alignment),
+      makeSection(dataName, ELF::SHT_PROGBITS, ELF::SHF_ALLOC, dataOffset,
+                  layout.size, layout.alignment),
       makeSection(stackName, ELF::SHT_PROGBITS, 0, symbolsOffset, 0, 1),
       makeSection(symbolsName, ELF::SHT_SYMTAB, 0, symbolsOffset,
                   symbols.size() * sizeof(Sym), 8),
@@ -299,19 +304,16 @@ Error writeConstantObject(ArrayRef<DetachedConstant> constants,
   header.e_shnum = headers.size();
   header.e_shstrndx = 5;
 
-  return writeObject(
-      path, headersOffset, headers,
-      [&](raw_ostream &os, function_ref<void(uint64_t)> pad) {
-        os.write(reinterpret_cast<const char *>(&header), sizeof header);
-        for (auto [offset, constant] : llvm::zip(offsets, constants)) {
-          pad(dataOffset + offset);
-          os << constant.bytes;
-        }
-        pad(symbolsOffset);
-        os.write(reinterpret_cast<const char *>(symbols.data()),
-                 symbols.size() * sizeof(Sym));
-        os << symbolNames << sectionNames;
-      });
+  return writeObject(path, headersOffset, headers,
+                     [&](raw_ostream &os, function_ref<void(uint64_t)> pad) {
+                       os.write(reinterpret_cast<const char *>(&header),
+                                sizeof header);
+                       layout.write(os, pad, dataOffset);
+                       pad(symbolsOffset);
+                       os.write(reinterpret_cast<const char *>(symbols.data()),
+                                symbols.size() * sizeof(Sym));
+                       os << symbolNames << sectionNames;
+                     });
 }
 
 } // namespace polyblocks

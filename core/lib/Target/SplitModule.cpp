@@ -15,7 +15,9 @@
 //   3. The loops are dealt out to the parts, largest first, each to the part
 //      with the fewest instructions so far; part 0 keeps everything else
 //      (the entry points, the regions' remaining code, the thread pool, the
-//      weights), its weights' writing counted as instructions too.
+//      weights), its weights' writing counted as instructions too unless
+//      no part writes them (emitObjects detaches them for x86-64 ELF:
+//      ConstantSection.cpp).
 //   4. What a moved loop refers to and was local to the module (weights,
 //      the work-claim functions) is made external and hidden under a name
 //      unique to the module's entry points, as are the moved loops, so that
@@ -80,7 +82,7 @@ uint64_t countInstructions(const Loop &loop) {
 }
 
 /// Bytes of the constant data `module` defines (a network's weights), which
-/// part 0 keeps and writes.
+/// part 0 keeps and writes when they are not detached.
 uint64_t countConstantBytes(const Module &module) {
   const DataLayout &layout = module.getDataLayout();
   uint64_t bytes = 0;

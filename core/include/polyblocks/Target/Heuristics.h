@@ -276,7 +276,8 @@ struct CodegenSplit {
   /// about what the other cores save on a small program (a BERT layer:
   /// bench/RESULTS.md, compile time, fourth step).
   uint64_t minInstructions;
-  /// Part 0 also writes the module's constant data (a network's weights):
+  /// Part 0 also writes the module's constant data (a network's weights)
+  /// where it is not detached (emitObjects detaches it for x86-64 ELF):
   /// code generation writes about this many bytes of it in the time it
   /// takes to optimize and compile one LLVM instruction, and the parts are
   /// balanced with part 0 counting its bytes so (0: not counted).
