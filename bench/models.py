@@ -330,7 +330,12 @@ def peak_gflops():
     return float(out.stdout.split()[0]) if out.returncode == 0 else None
 
 
-def bench_model(framework, name, batch, engines, rounds, warm_ms=100):
+def bench_model(framework, name, batch, engines, rounds, warm_ms=100,
+                reference_engine=None):
+    """Times `engines` on the zoo network `name` at `batch`. Their outputs
+    are checked against the framework's own: that of `reference_engine`
+    (torch eager or XLA, a (name, prepare) pair), run here once when it is
+    not among the engines timed."""
     if framework == "torch":
         import zoo_torch
         import torch
@@ -354,7 +359,11 @@ def bench_model(framework, name, batch, engines, rounds, warm_ms=100):
                                         if str(e).strip() else "")
             traceback.print_exc()
     # Every engine's output against the framework's own.
-    reference = outputs.get("torch eager" if framework == "torch" else "XLA")
+    reference = None
+    if reference_engine:
+        reference = outputs.get(reference_engine[0])
+        if reference is None:
+            reference = reference_engine[1](model, inputs, name)[0]()
     errors = {e: relative_error(o, reference) for e, o in outputs.items()
               if reference is not None}
     medians = measure(prepared, rounds, warm_ms)
@@ -519,12 +528,19 @@ def main():
         if any(f == "torch" for f, _ in jobs) else []
     jax_list = select_engines(jax_engines(), engines, args.baseline_pbtool) \
         if any(f == "jax" for f, _ in jobs) else []
+    # The framework's own engine, for the outputs' errors when it is not
+    # among those timed.
+    references = {"torch": ("torch eager", torch_engines),
+                  "jax": ("XLA", jax_engines)}
+    references = {f: (n, dict(make())[n]) for f, (n, make) in references.items()
+                  if any(f == g for g, _ in jobs)}
     for batch in [int(b) for b in args.batches.split(",")]:
         for framework, name in jobs:
             print("== %s (%s), batch %d" % (name, framework, batch), flush=True)
             result = bench_model(framework, name, batch,
                                  torch_list if framework == "torch" else jax_list,
-                                 args.rounds, args.warm_ms)
+                                 args.rounds, args.warm_ms,
+                                 references[framework])
             print("   " + ", ".join("%s %s" % (e, ms(t))
                                     for e, t in result["medians"].items()),
                   flush=True)
