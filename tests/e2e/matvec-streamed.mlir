@@ -1,9 +1,12 @@
 // RUN: %pbtool crosscheck %s | FileCheck %s
 // RUN: %if host-x86-64-v4 %{ %pbtool crosscheck %s --cpu=x86-64-v4 --threads=2 | FileCheck %s %}
+// RUN: %pbtool crosscheck %s --cpu=x86-64-v3 --threads=2 | FileCheck %s
 // RUN: %pbtool compile %s --compile-to=s3 -o - | FileCheck %s --check-prefix=S3
+// RUN: %pbtool compile %s --cpu=x86-64-v3 --threads=2 --compile-to=s3 -o - | FileCheck %s --check-prefix=AVX2
 // RUN: %pbtool compile %s --cpu=x86-64-v4 --threads=2 --compile-to=s3 -o - | FileCheck %s --check-prefix=AVX512
 // CHECK: PASS @matvec
 // CHECK: PASS @matvec_odd_columns
+// CHECK: PASS @classifier_bias
 // CHECK: PASS @vecmat_bias
 // CHECK: PASS @eight_rows
 // CHECK: PASS @three_rows_odd_reduction
@@ -13,8 +16,9 @@
 // Covers: matmuls with few rows streamed by pb-stream-skinny-contraction
 // (column blocks, accumulation in registers across a few rows of the
 // right-hand side, then in a block buffer): matrix-vector products with a
-// column count that only small blocks divide, one followed by a bias (fused
-// elementwise epilogue nest after it), 8 rows, 3 rows with a reduction of
+// column count that only small blocks divide (1000: on 2 threads, two
+// blocks, the last narrower), one followed by a bias (fused elementwise
+// epilogue nest after it), 8 rows, 3 rows with a reduction of
 // 97 (a prime: one row of the right-hand side per register block), 8 rows
 // in f64; fewer columns than a vector per thread and no multiple of the
 // vector (a classifier's 10, then a bias and ReLU; 27): one block, the
@@ -22,6 +26,22 @@
 // 8 + 2, 27 = 16 + 8 + 2 + 1).
 // The bias (and the ReLU) computed where each block is stored back, as
 // vectors of the same widths: no nest of their own reads the product.
+// A classifier's 1000 columns on 2 threads: two blocks, 504 and 496
+// columns (no divisor of 1000 in whole vectors of 8 gives an even count),
+// one per thread, the bias added where each is stored.
+// AVX2-LABEL: func.func @classifier_bias(
+// AVX2:         affine.parallel (%[[BLK:.*]]) = (0) to (2) {
+// AVX2-NEXT:      memref.alloc() {{.*}} : memref<1x504xf32>
+// AVX2:           affine.for %{{.*}} = #{{.*}}(%[[BLK]]) to min #{{.*}}(%[[BLK]]) step 8 {
+// AVX2:             vector.fma
+// AVX2:           affine.for %{{.*}} = 0 to min #{{.*}}(%[[BLK]]) step 8 {
+// AVX2:             arith.addf {{.*}} : vector<8xf32>
+// AVX2-NEXT:        affine.vector_store {{.*}} : memref<1x1000xf32>, vector<8xf32>
+// AVX2:         block_columns = 504
+// AVX2-SAME:    2 blocks of 504 columns (the last 496)
+// AVX2-SAME:    pass = "pb-fuse-epilogues"
+// AVX2-NOT:     affine.for
+// AVX2:         return
 // AVX512-LABEL: func.func @vecmat_bias(
 // AVX512:         vector.fma
 // AVX512:         affine.for %{{.*}} = 0 to 512 step 16 {
@@ -69,6 +89,14 @@ module {
     %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x1000xf32>) -> tensor<1x1000xf32>
     %r = linalg.matmul ins(%a, %b : tensor<1x77xf32>, tensor<77x1000xf32>) outs(%f : tensor<1x1000xf32>) -> tensor<1x1000xf32>
     return %r : tensor<1x1000xf32>
+  }
+  func.func @classifier_bias(%a: tensor<1x256xf32>, %b: tensor<256x1000xf32>, %bias: tensor<1x1000xf32>) -> tensor<1x1000xf32> {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<1x1000xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x1000xf32>) -> tensor<1x1000xf32>
+    %r = linalg.matmul ins(%a, %b : tensor<1x256xf32>, tensor<256x1000xf32>) outs(%f : tensor<1x1000xf32>) -> tensor<1x1000xf32>
+    %s = linalg.add ins(%r, %bias : tensor<1x1000xf32>, tensor<1x1000xf32>) outs(%e : tensor<1x1000xf32>) -> tensor<1x1000xf32>
+    return %s : tensor<1x1000xf32>
   }
   func.func @vecmat_bias(%a: tensor<1x512xf32>, %b: tensor<512x1024xf32>, %bias: tensor<1x1024xf32>) -> tensor<1x1024xf32> {
     %zero = arith.constant 0.0 : f32

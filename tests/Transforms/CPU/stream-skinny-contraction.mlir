@@ -191,6 +191,50 @@ func.func @ragged_columns(%a: memref<1x64xf32>, %b: memref<64x10xf32>, %c: memre
 
 // -----
 
+// 1000 columns (a classifier's): the blocks of whole vectors dividing it
+// (200 columns, 40) come 5 or 25, no multiple of the threads; blocks as
+// wide as the threads split N evenly instead, the last narrower: 504 + 496
+// on 2 threads, 7 x 128 + 104 on 8. The loops over a block's columns end
+// at column 1000.
+// THREADS2-DAG:   #[[END:.*]] = affine_map<(d0) -> (504, d0 * -504 + 1000)>
+// THREADS2-DAG:   #[[JEND:.*]] = affine_map<(d0) -> (d0 * 504 + 504, 1000)>
+// THREADS2-LABEL: func @classifier
+// THREADS2:         affine.for %[[BLK:.*]] = 0 to 2 {
+// THREADS2-NEXT:      %[[ACC:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x504xf32>
+// THREADS2-NEXT:      affine.for %{{.*}} = 0 to 1 {
+// THREADS2-NEXT:        affine.for %{{.*}} = 0 to min #[[END]](%[[BLK]]) {
+// THREADS2:           affine.for %{{.*}} = 0 to 64 step 8 {
+// THREADS2-NEXT:        affine.for %{{.*}} = #{{.*}}(%[[BLK]]) to min #[[JEND]](%[[BLK]]) step 8 {
+// THREADS2:             vector.fma {{.*}} : vector<8xf32>
+// THREADS2:           affine.for %{{.*}} = 0 to 1 {
+// THREADS2-NEXT:        affine.for %{{.*}} = 0 to min #[[END]](%[[BLK]]) step 8 {
+// THREADS2-NEXT:          affine.vector_load %[[ACC]]
+// THREADS2-NEXT:          affine.vector_store %{{.*}}, %{{.*}}[%{{.*}}, %[[BLK]] * 504 + %{{.*}}] : memref<1x1000xf32>, vector<8xf32>
+// THREADS2:         block_columns = 504
+// THREADS2-SAME:    2 blocks of 504 columns (the last 496)
+// CHECK-LABEL: func @classifier
+// CHECK:         affine.for %{{.*}} = 0 to 8 {
+// CHECK-NEXT:      memref.alloc() {alignment = 64 : i64} : memref<1x128xf32>
+// CHECK:         block_columns = 128
+// CHECK-SAME:    8 blocks of 128 columns (the last 104)
+func.func @classifier(%a: memref<1x64xf32>, %b: memref<64x1000xf32>, %c: memref<1x1000xf32>) {
+  affine.for %i = 0 to 1 {
+    affine.for %k = 0 to 64 {
+      affine.for %j = 0 to 1000 {
+        %x = affine.load %a[%i, %k] : memref<1x64xf32>
+        %y = affine.load %b[%k, %j] : memref<64x1000xf32>
+        %o = affine.load %c[%i, %j] : memref<1x1000xf32>
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %o, %p : f32
+        affine.store %s, %c[%i, %j] : memref<1x1000xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
 // C filled with one value right before the product: the blocks start from
 // that value (the fill's nest goes) and C is written once, by the copy-out.
 // CHECK-LABEL: func @fill_folded

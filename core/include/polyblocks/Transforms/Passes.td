@@ -1051,7 +1051,11 @@ def PBStreamSkinnyContraction
     them, asked to by the loop's annotation), so the block of
     `C` only has to stay in cache (half of `cache-kib`). `NB` is the widest
     multiple of the vector width dividing the column count that fits, with
-    at least one block per thread (`threads`). With no such `NB` and fewer
+    at least one block per thread (`threads`). When the count of such blocks
+    is no multiple of the threads (N = 1000 in 5 blocks of 200 on 2
+    threads: 3 against 2) and N is whole vectors, the blocks are as wide as
+    a multiple of the threads splits N evenly, the last narrower (504 +
+    496), if that keeps the threads busier. With no such `NB` and fewer
     columns than a vector per thread (a classifier's 10), the columns form
     one block: its whole vectors in the column loop, the columns past them
     in vectors each half as wide as the one before (10 = 8 + 2 on AVX-512),
