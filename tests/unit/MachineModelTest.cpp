@@ -100,6 +100,23 @@ TEST(HeuristicsTest, StreamedMatmulKeepsOneAccumulatorPerRow) {
   EXPECT_EQ(chooseFusionCacheKiB(sapphireRapids()), 2048u);
 }
 
+// Streamed column blocks: the widest of whole vectors dividing N with a block
+// per thread (1024 on 2 threads: 512); when their count leaves threads idle
+// (1000 = 5 x 200 on 2), blocks as wide as the threads split N, the last
+// narrower (504 + 496; 8 threads: 7 x 128 + 104); a row block too large for
+// the cache takes more blocks (8 rows of 504 floats outgrow 8 KiB: 4 blocks
+// of 256, the last 232); few columns (10), one block; 1000 with 16 lanes,
+// none.
+TEST(HeuristicsTest, StreamedBlocksKeepTheThreadsBusy) {
+  EXPECT_EQ(chooseStreamedBlockColumns(1, 1024, 4, 256 << 10, 8, 2), 512);
+  EXPECT_EQ(chooseStreamedBlockColumns(1, 1000, 4, 256 << 10, 8, 2), 504);
+  EXPECT_EQ(chooseStreamedBlockColumns(1, 1000, 4, 256 << 10, 8, 8), 128);
+  EXPECT_EQ(chooseStreamedBlockColumns(8, 1000, 4, 8 << 10, 8, 2), 256);
+  EXPECT_EQ(chooseStreamedBlockColumns(1, 1000, 4, 256 << 10, 8, 1), 1000);
+  EXPECT_EQ(chooseStreamedBlockColumns(1, 10, 4, 256 << 10, 8, 2), 10);
+  EXPECT_EQ(chooseStreamedBlockColumns(1, 1000, 4, 256 << 10, 16, 2), 0);
+}
+
 // A tile's rows of the row factor, read in place, keep to the L1's sets: at
 // most its ways less two lines in one set. 48 KiB of 12 ways holds 64 sets of
 // 64-byte lines: rows 4 KiB apart all fall into one set (10 of them), 2 KiB

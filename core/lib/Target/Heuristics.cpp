@@ -179,6 +179,36 @@ StreamedMatmul chooseStreamedMatmul(const CPUModel &cpu) {
                         std::max(1u, cpu.numThreads), cpu.vectorBits};
 }
 
+int64_t chooseStreamedBlockColumns(int64_t m, int64_t n, int64_t elementBytes,
+                                   int64_t bytes, int64_t lanes,
+                                   int64_t threads) {
+  threads = std::max<int64_t>(1, threads);
+  auto fits = [&](int64_t width) { return m * width * elementBytes <= bytes; };
+  // The widest dividing n, at least a block per thread: the wider a block,
+  // the longer the contiguous runs of each row of Y a thread reads, which
+  // the hardware prefetchers follow better.
+  int64_t nb = 0;
+  for (int64_t width = n / threads; width >= lanes && nb == 0; --width)
+    if (n % width == 0 && width % lanes == 0 && fits(width))
+      nb = width;
+  if (nb == 0)
+    return n < lanes * threads && fits(n) ? n : 0;
+  if (threads < 2 || n % lanes != 0 || (n / nb) % threads == 0)
+    return nb;
+  // The share of the threads' time spent streaming, blocks dealt out in
+  // rounds of one per thread.
+  auto balance = [&](int64_t width) {
+    int64_t count = llvm::divideCeil(n, width);
+    return double(n) / double(llvm::alignTo(count, threads) * width);
+  };
+  for (int64_t count = threads; count * lanes <= n; count += threads) {
+    int64_t width = llvm::alignTo(llvm::divideCeil(n, count), lanes);
+    if (fits(width))
+      return balance(width) > balance(nb) ? width : nb;
+  }
+  return nb;
+}
+
 WorkClaims chooseWorkClaims(const CPUModel &cpu, unsigned chunksPerThread) {
   int64_t threads = std::max(1u, cpu.numThreads);
   return WorkClaims{threads, 2,

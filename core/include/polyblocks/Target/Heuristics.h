@@ -220,6 +220,21 @@ struct StreamedMatmul {
 };
 StreamedMatmul chooseStreamedMatmul(const CPUModel &cpu);
 
+/// The width of the column blocks a streamed matmul of `m` rows by `n`
+/// columns of `elementBytes` takes (pb-stream-skinny-contraction), each
+/// block's rows of results within `bytes`, the blocks dealt out to
+/// `threads`: the widest multiple of `lanes` dividing n with at least a
+/// block per thread; when their count is no multiple of the threads and n
+/// is whole vectors, blocks as wide as a multiple of the threads splits n
+/// evenly, the last narrower, if that keeps the threads busier (N = 1000 on
+/// 2 threads: 504 + 496, not 5 blocks of 200, 3 against 2; on 8, 7 x 128 +
+/// 104). With no such width and fewer columns than a vector per thread (a
+/// classifier's 10), n: one block. 0: none (N = 1000 with 16 lanes, left
+/// to the register tiles).
+int64_t chooseStreamedBlockColumns(int64_t m, int64_t n, int64_t elementBytes,
+                                   int64_t bytes, int64_t lanes,
+                                   int64_t threads);
+
 /// How the threads of a parallel region claim a loop's iterations
 /// (pb-barrier-free-worksharing).
 struct WorkClaims {

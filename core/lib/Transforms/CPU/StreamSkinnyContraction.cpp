@@ -40,42 +40,6 @@ using namespace mlir::affine;
 
 namespace {
 
-/// The widest block of columns, a multiple of `lanes` dividing `n`, whose
-/// `m` rows of results take at most `bytes`, with at least `minBlocks`
-/// blocks; 0 if there is none.
-static int64_t chooseBlock(int64_t m, int64_t n, int64_t elementBytes,
-                           int64_t bytes, int64_t lanes, int64_t minBlocks) {
-  for (int64_t nb = n / minBlocks; nb >= lanes; --nb)
-    if (n % nb == 0 && nb % lanes == 0 && m * nb * elementBytes <= bytes)
-      return nb;
-  return 0;
-}
-
-/// Blocks as many as a multiple of `threads` over `n` columns (whole vectors
-/// of `lanes`), all `nb` wide but the last, narrower, when each thread then
-/// streams nearly the same columns: N = 1000 on 2 threads in 504 + 496
-/// rather than 5 blocks of 200, 3 against 2. `nb` (0: none) is the width of
-/// blocks dividing `n` (chooseBlock); returns it, or the wider blocks'.
-static int64_t balanceBlocks(int64_t m, int64_t n, int64_t nb,
-                             int64_t elementBytes, int64_t bytes, int64_t lanes,
-                             int64_t threads) {
-  if (nb == 0 || threads < 2 || n % lanes != 0 || (n / nb) % threads == 0)
-    return nb;
-  // The share of the threads' time spent streaming, blocks dealt out in
-  // rounds of one per thread.
-  auto balance = [&](int64_t width) {
-    int64_t count = llvm::divideCeil(n, width);
-    return double(n) / double(llvm::alignTo(count, threads) * width);
-  };
-  for (int64_t count = threads; count * lanes <= n; count += threads) {
-    int64_t width = llvm::alignTo(llvm::divideCeil(n, count), lanes);
-    if (m * width * elementBytes > bytes)
-      continue;
-    return balance(width) > balance(nb) ? width : nb;
-  }
-  return nb;
-}
-
 struct StreamSkinnyContractionPass
     : public polyblocks::impl::PBStreamSkinnyContractionBase<
           StreamSkinnyContractionPass> {
@@ -115,22 +79,12 @@ struct StreamSkinnyContractionPass
           continue;
       }
       // The block of results takes half of the cache; the other half holds
-      // the rows of the right-hand side on their way through.
-      // As many blocks as threads, no more: the wider a block, the longer
-      // the contiguous runs of each row of Y a thread reads, which the
-      // hardware prefetchers follow better.
-      int64_t blockBytes = blockCacheKiB * 1024 / 2;
-      int64_t nb = chooseBlock(m, n, elementBytes, blockBytes, lanes,
-                               std::max<int64_t>(1, numThreads));
-      nb = balanceBlocks(m, n, nb, elementBytes, blockBytes, lanes, numThreads);
-      // No such block and fewer columns than a vector per thread (a
-      // classifier's 10): all the columns in one block, the columns past
-      // the last whole vector in vectors of halves (10 = 8 + 2 on AVX-512).
-      // Wider matmuls with no such block (N = 1000) are left to the
-      // register-tiled micro-kernel, on all the threads.
-      if (nb == 0 && n < lanes * std::max<int64_t>(1, numThreads) &&
-          m * n * elementBytes <= blockBytes)
-        nb = n;
+      // the rows of the right-hand side on their way through. Wider
+      // matmuls with no block of whole vectors dividing them (N = 1000 with
+      // 16 lanes) are left to the register-tiled micro-kernel, on all the
+      // threads.
+      int64_t nb = polyblocks::chooseStreamedBlockColumns(
+          m, n, elementBytes, blockCacheKiB * 1024 / 2, lanes, numThreads);
       if (nb == 0)
         continue;
       // The fill of C before the nest, when each block's buffer can start
