@@ -364,19 +364,20 @@ static TimingScope nestPartTiming(TimingScope &timing, unsigned index,
 }
 
 /// -O3 and code generation of part `index`, `module`, into the file `path`,
-/// each step timed in a scope of `timing`. Part 0 keeps the module's
-/// constant data (splitModule) unless it was `detached`.
+/// each step timed in a scope of `timing`; part 0 writes the module's
+/// constant data too (`withConstants`) when none was detached.
 static llvm::Error compilePart(llvm::Module &module, llvm::TargetMachine &tm,
                                llvm::StringRef path, unsigned index,
-                               TimingScope &timing, bool detached = true) {
+                               TimingScope &timing,
+                               bool withConstants = false) {
   TimingScope optimizing =
       nestPartTiming(timing, index, "optimize LLVM IR (-O3)");
   optimizeLLVMModule(module, tm);
   optimizing.stop();
   TimingScope emitting = nestPartTiming(
       timing, index,
-      index == 0 && !detached ? "generate machine code (and the constant data)"
-                              : "generate machine code");
+      withConstants ? "generate machine code (and the constant data)"
+                    : "generate machine code");
   return emitObjectFile(module, tm, path);
 }
 
@@ -475,8 +476,9 @@ llvm::Error emitObjects(
       if (llvm::Error error = writeConstantObject(constants, paths->back()))
         failures.back() = llvm::toString(std::move(error));
     });
-  llvm::Error error = compilePart(**llvmModule, tm, paths->front(), 0,
-                                  compiling, !constants.empty());
+  llvm::Error error =
+      compilePart(**llvmModule, tm, paths->front(), 0, compiling,
+                  /*withConstants=*/constants.empty());
   for (std::thread &worker : workers)
     worker.join();
   for (const std::string &failure : failures)

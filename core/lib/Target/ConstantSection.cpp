@@ -52,12 +52,8 @@ std::vector<DetachedConstant> detachConstantData(Module &module,
                              .value();
     // A hidden declaration now: the object defines it. The bytes stay in
     // the LLVM context, which keeps its constants until it is destroyed.
-    if (global.hasLocalLinkage())
-      global.setName(global.getName().str() + ".pb." + tag);
     global.setInitializer(nullptr);
-    global.setLinkage(GlobalValue::ExternalLinkage);
-    global.setVisibility(GlobalValue::HiddenVisibility);
-    global.setDSOLocal(true);
+    externalizeHidden(global, tag);
     global.setAlignment(Align(alignment));
     constants.push_back(
         {global.getName().str(), alignment, data->getRawDataValues()});

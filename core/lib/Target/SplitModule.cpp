@@ -295,11 +295,11 @@ std::string getModuleTag(const Module &module) {
   return utohexstr(xxh3_64bits(joined), /*LowerCase=*/true);
 }
 
-/// Makes `global` visible to the other parts only: external, hidden, named
-/// after the module's tag.
-static void externalize(GlobalValue &global, StringRef tag) {
-  std::string name = global.hasName() ? global.getName().str() : "unnamed";
-  global.setName(name + ".pb." + tag);
+void externalizeHidden(GlobalValue &global, StringRef tag) {
+  if (global.hasLocalLinkage()) {
+    std::string name = global.hasName() ? global.getName().str() : "unnamed";
+    global.setName(name + ".pb." + tag);
+  }
   global.setLinkage(GlobalValue::ExternalLinkage);
   global.setVisibility(GlobalValue::HiddenVisibility);
   global.setDSOLocal(true);
@@ -382,7 +382,7 @@ std::vector<SmallVector<char, 0>> splitModule(Module &module,
     if (global.hasLocalLinkage() && shared.contains(&global))
       toExternalize.push_back(&global);
   for (GlobalValue *global : toExternalize)
-    externalize(*global, tag);
+    externalizeHidden(*global, tag);
 
   // 5. Parts 1..: their loops' definitions, as bitcode.
   for (unsigned p = 1; p < parts; ++p) {

@@ -23,6 +23,7 @@
 #include <vector>
 
 namespace llvm {
+class GlobalValue;
 class LLVMContext;
 class Module;
 class TargetMachine;
@@ -117,6 +118,12 @@ std::vector<llvm::SmallVector<char, 0>> splitModule(llvm::Module &module,
 /// which no two objects linked together share: what splitModule and
 /// detachConstantData name the symbols the parts share after.
 std::string getModuleTag(const llvm::Module &module);
+
+/// Makes `global` visible to the other objects its module is compiled
+/// into, and to no other: external, hidden; named `<name>.pb.<tag>` when it
+/// was local (`tag` from getModuleTag), so that another module's objects
+/// linked beside keep theirs apart.
+void externalizeHidden(llvm::GlobalValue &global, llvm::StringRef tag);
 
 /// Constant data taken out of a module before its code generation
 /// (detachConstantData): the hidden symbol the code refers to it by, its
