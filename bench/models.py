@@ -523,22 +523,20 @@ def main():
     peak = peak_gflops()
     print("peak f32 arithmetic: %s GFLOP/s" % peak, flush=True)
     results = []
-    torch_list = select_engines(torch_engines(), engines,
-                                args.baseline_pbtool) \
-        if any(f == "torch" for f, _ in jobs) else []
-    jax_list = select_engines(jax_engines(), engines, args.baseline_pbtool) \
-        if any(f == "jax" for f, _ in jobs) else []
-    # The framework's own engine, for the outputs' errors when it is not
-    # among those timed.
-    references = {"torch": ("torch eager", torch_engines),
-                  "jax": ("XLA", jax_engines)}
-    references = {f: (n, dict(make())[n]) for f, (n, make) in references.items()
-                  if any(f == g for g, _ in jobs)}
+    # Each framework's engines, those timed, and its own engine (torch
+    # eager, XLA) for the outputs' errors when it is not among them.
+    lists, references = {}, {}
+    for framework, make, own in (("torch", torch_engines, "torch eager"),
+                                 ("jax", jax_engines, "XLA")):
+        if any(f == framework for f, _ in jobs):
+            every = make()
+            lists[framework] = select_engines(every, engines,
+                                              args.baseline_pbtool)
+            references[framework] = (own, dict(every)[own])
     for batch in [int(b) for b in args.batches.split(",")]:
         for framework, name in jobs:
             print("== %s (%s), batch %d" % (name, framework, batch), flush=True)
-            result = bench_model(framework, name, batch,
-                                 torch_list if framework == "torch" else jax_list,
+            result = bench_model(framework, name, batch, lists[framework],
                                  args.rounds, args.warm_ms,
                                  references[framework])
             print("   " + ", ".join("%s %s" % (e, ms(t))
