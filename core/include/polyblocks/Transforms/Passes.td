@@ -1055,7 +1055,8 @@ def PBStreamSkinnyContraction
     is no multiple of the threads (N = 1000 in 5 blocks of 200 on 2
     threads: 3 against 2) and N is whole vectors, the blocks are as wide as
     a multiple of the threads splits N evenly, the last narrower (504 +
-    496), if that keeps the threads busier. With no such `NB` and fewer
+    496), if that keeps the threads busier (`chooseStreamedBlockColumns`,
+    Target/Heuristics). With no such `NB` and fewer
     columns than a vector per thread (a classifier's 10), the columns form
     one block: its whole vectors in the column loop, the columns past them
     in vectors each half as wide as the one before (10 = 8 + 2 on AVX-512),
