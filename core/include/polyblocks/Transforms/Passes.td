@@ -92,6 +92,14 @@ def PBConvertConvsToChannelsLast
     `linalg.depthwise_conv_2d_nchw_chw`, `linalg.pooling_nchw_max` and
     `linalg.pooling_nchw_sum` become their NHWC forms (filters HWCF / HWC),
     their image and init transposed to NHWC and their result back to NCHW.
+    A grouped convolution, `linalg.conv_2d_ngchw_gfchw` (PyTorch's with
+    `groups` > 1), becomes `linalg.conv_2d_nhwgc_gfhwc` (filter GFHWC); the
+    image and result that torch-mlir splits into groups from NCHW tensors
+    (`tensor.expand_shape` `[[0], [1, 2], [3], [4]]`) are transposed as
+    those 4-D tensors, NCHW <-> NHWC, before the split and after the join
+    (`tensor.collapse_shape` of the NHWGC result), so that the transposes
+    meet those of the convolutions around it; others as 5-D tensors,
+    NGCHW <-> NHWGC.
     On the CPU the channels are then the unit-stride dimension the vector
     micro-kernels tile (the output width, which NCHW would vectorize, is 7
     to 14 at the end of most networks). An init that fills an empty tensor

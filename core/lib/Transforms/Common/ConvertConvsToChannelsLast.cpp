@@ -5,6 +5,15 @@
 //
 //   conv_2d_nchw_fchw(x, w)  ->  T(conv_2d_nhwc_hwcf(T(x), T(w)))
 //
+// A grouped convolution (NGCHW, PyTorch's with `groups` > 1) becomes
+// `conv_2d_nhwgc_gfhwc`; its image and result are the NCHW tensors
+// torch-mlir splits into groups by a reshape, so they are transposed as
+// 4-D tensors, NCHW <-> NHWC, and split after (joined before), where the
+// transposes meet those of the convolutions around it:
+//
+//   conv_2d_ngchw_gfchw(expand(x), w)
+//     ->  expand(T(collapse(conv_2d_nhwgc_gfhwc(expand(T(x)), T(w)))))
+//
 // Channels-last is what the CPU's micro-kernels want: the channels are the
 // unit-stride vector dimension of the output and of the filter (a matmul
 // panel), whatever the image size (NCHW vectorizes along the output width,
@@ -88,6 +97,76 @@ struct ToChannelsLast : OpRewritePattern<SourceOp> {
   SmallVector<int64_t> filterPermutation;
 };
 
+/// NGCHW <-> NHWGC (the permutation is its own inverse).
+constexpr int64_t kGroupedSwap[] = {0, 3, 4, 1, 2};
+
+/// The reassociations that split NCHW's channels into groups ([N, G, C, H,
+/// W]) and NHWC's ([N, H, W, G, C]).
+static SmallVector<ReassociationIndices> channelsFirstGroups() {
+  return {{0}, {1, 2}, {3}, {4}};
+}
+static SmallVector<ReassociationIndices> channelsLastGroups() {
+  return {{0}, {1}, {2}, {3, 4}};
+}
+
+/// `value` ([N, G, C, H, W]) as [N, H, W, G, C]: when it splits a 4-D NCHW
+/// tensor into groups, that tensor transposed to NHWC and split (the
+/// transpose can then meet its inverse); otherwise transposed as it is. A
+/// fill of an empty tensor (an init) is filled anew.
+static Value groupedToChannelsLast(OpBuilder &b, Location loc, Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape =
+      applyPermutation(type.getShape(), ArrayRef<int64_t>(kGroupedSwap));
+  auto lastType = RankedTensorType::get(shape, type.getElementType());
+  if (auto fill = value.getDefiningOp<linalg::FillOp>())
+    if (fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>()) {
+      Value empty =
+          tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+      return linalg::FillOp::create(b, loc, fill.getInputs()[0], empty)
+          .getResult(0);
+    }
+  if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>())
+    if (expand.getSrcType().getRank() == 4 &&
+        expand.getReassociationIndices() == channelsFirstGroups()) {
+      Value nhwc =
+          polyblocks::buildTranspose(b, loc, expand.getSrc(), kToChannelsLast);
+      return tensor::ExpandShapeOp::create(b, loc, lastType, nhwc,
+                                           channelsLastGroups());
+    }
+  return polyblocks::buildTranspose(b, loc, value, kGroupedSwap);
+}
+
+/// `conv_2d_ngchw_gfchw` -> `conv_2d_nhwgc_gfhwc`, its result joined into
+/// NHWC channels, transposed to NCHW and split into groups again.
+struct GroupedToChannelsLast : OpRewritePattern<linalg::Conv2DNgchwGfchwOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::Conv2DNgchwGfchwOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics())
+      return rewriter.notifyMatchFailure(op, "not on tensors");
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    if (!resultType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shape");
+    Location loc = op.getLoc();
+    Value image = groupedToChannelsLast(rewriter, loc, op.getInputs()[0]);
+    // [G, F, C, KH, KW] -> [G, F, KH, KW, C]
+    Value filter = polyblocks::buildTranspose(rewriter, loc, op.getInputs()[1],
+                                              ArrayRef<int64_t>{0, 1, 3, 4, 2});
+    Value init = groupedToChannelsLast(rewriter, loc, op.getOutputs()[0]);
+    auto converted = linalg::Conv2DNhwgcGfhwcOp::create(
+        rewriter, loc, TypeRange{init.getType()}, ValueRange{image, filter},
+        ValueRange{init}, op.getStrides(), op.getDilations());
+    Value nhwc = tensor::CollapseShapeOp::create(
+        rewriter, loc, converted->getResult(0), channelsLastGroups());
+    Value nchw =
+        polyblocks::buildTranspose(rewriter, loc, nhwc, kToChannelsFirst);
+    rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(op, resultType, nchw,
+                                                       channelsFirstGroups());
+    return success();
+  }
+};
+
 struct ConvertConvsToChannelsLastPass
     : public polyblocks::impl::PBConvertConvsToChannelsLastBase<
           ConvertConvsToChannelsLastPass> {
@@ -103,6 +182,7 @@ struct ConvertConvsToChannelsLastPass
     patterns.add<ToChannelsLast<linalg::DepthwiseConv2DNchwChwOp,
                                 linalg::DepthwiseConv2DNhwcHwcOp>>(
         context, ArrayRef<int64_t>{1, 2, 0});
+    patterns.add<GroupedToChannelsLast>(context);
     patterns.add<
         ToChannelsLast<linalg::PoolingNchwMaxOp, linalg::PoolingNhwcMaxOp>,
         ToChannelsLast<linalg::PoolingNchwSumOp, linalg::PoolingNhwcSumOp>>(
