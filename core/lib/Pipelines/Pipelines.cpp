@@ -109,7 +109,8 @@ MachineModel PipelineOptions::getMachineModel() const {
 //===----------------------------------------------------------------------===//
 
 /// Rewrites of the tensor program that the reference lowering leaves out:
-/// convolutions channels-last on the CPU, transposes of activations moved
+/// convolutions channels-last on the CPU (grouped ones as a batch over
+/// their groups), transposes of activations moved
 /// until they cancel, slices of results computed alone, contractions' column
 /// factors with their columns innermost (CPU), transposes of weights
 /// and elementwise ops on constants evaluated, batch norms folded into the
@@ -123,6 +124,10 @@ static void addTensorOptimizations(OpPassManager &pm,
   if (!isGPUTarget(options.target))
     fpm.addPass(createPBConvertConvsToChannelsLast());
   fpm.addPass(createPBPropagateTransposes());
+  // After the transposes' propagation, which would read the filter's
+  // transpose through the generic's map (a filter that is no constant).
+  if (!isGPUTarget(options.target))
+    fpm.addPass(createPBGroupedConvsAsBatches());
   fpm.addPass(createPBBubbleUpExtractSlices());
   if (!isGPUTarget(options.target))
     fpm.addPass(createPBTransposeColumnFactors());

@@ -123,6 +123,53 @@ def PBConvertConvsToChannelsLast
                            "::mlir::tensor::TensorDialect"];
 }
 
+def PBGroupedConvsAsBatches
+    : Pass<"pb-grouped-convs-as-batches", "::mlir::func::FuncOp"> {
+  let summary = "Compute grouped convolutions as a batch over their groups, the group loop outermost";
+  let description = [{
+    Runs on tensors (CPU), after pb-convert-convs-to-channels-last and
+    pb-propagate-transposes (which would fold the filter's transpose into
+    the generic's map when the filter is no constant, and the filter must
+    be read with `f` at unit stride). A grouped convolution, channels last -- `linalg.conv_2d_nhwgc_gfhwc`, or
+    any `linalg.generic` computing
+    `O[n, oh, ow, g, f] += I[n, oh * s + kh * d, ow * s + kw * d, g, c] *
+    W[...]` with the filter's five dims in any order (JAX's has
+    `[kh, kw, c, g, f]`) -- with more than one group and more than one
+    channel in or out per group, becomes the `linalg.generic` whose loops
+    are `(g, n, oh, ow, f, kh, kw, c)` and whose filter is transposed to
+    `[g, kh, kw, c, f]`:
+
+    ```mlir
+    %y = linalg.conv_2d_nhwgc_gfhwc {dilations = dense<1> : tensor<2xi64>,
+        strides = dense<1> : tensor<2xi64>}
+        ins(%x, %w : tensor<1x30x30x32x4xf32>, tensor<32x4x3x3x4xf32>)
+        outs(%o : tensor<1x28x28x32x4xf32>) -> tensor<1x28x28x32x4xf32>
+    // becomes
+    %wt = linalg.transpose ins(%w : tensor<32x4x3x3x4xf32>)
+        outs(%e : tensor<32x3x3x4x4xf32>) permutation = [0, 2, 3, 4, 1]
+    %y = linalg.generic {indexing_maps = [
+          affine_map<(g, n, oh, ow, f, kh, kw, c) -> (n, oh + kh, ow + kw, g, c)>,
+          affine_map<(g, n, oh, ow, f, kh, kw, c) -> (g, kh, kw, c, f)>,
+          affine_map<(g, n, oh, ow, f, kh, kw, c) -> (n, oh, ow, g, f)>],
+        iterator_types = ["parallel", "parallel", "parallel", "parallel",
+                          "parallel", "reduction", "reduction", "reduction"]}
+        ins(%x, %wt : ...) outs(%o : ...) { mulf, addf }
+    ```
+
+    Once pb-permute-for-vectorization has moved `f` innermost, that is a
+    batch (over `g`) of convolutions: pb-register-tile-contraction tiles
+    it as a batched matmul's, each group's filter packed as its column
+    factor, the groups the parallel loop. In another order the group loop
+    falls between the row loop and the reductions, the filter moves with
+    it, and the nest stays scalar. A transpose of the filter is a constant's
+    in a network (pb-fold-constant-transposes evaluates it); a transpose
+    already on the filter is composed with it.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def PBPropagateTransposes
     : Pass<"pb-propagate-transposes", "::mlir::func::FuncOp"> {
   let summary = "Move transposes of activations forward through elementwise ops and pads until they cancel";
