@@ -42,8 +42,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "tests", "python"))
 
-TORCH_MODELS = ["mlp", "resnet18", "resnet50", "mobilenet_v2", "bert_layer",
-                "gpt2_block"]
+TORCH_MODELS = ["mlp", "resnet18", "resnet50", "resnext50", "mobilenet_v2",
+                "bert_layer", "gpt2_block"]
 JAX_MODELS = ["mlp", "conv_block", "bert_layer"]
 
 

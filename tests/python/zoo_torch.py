@@ -129,6 +129,13 @@ def resnet50(batch=1):
     return model, (torch.randn(batch, 3, 224, 224),)
 
 
+def resnext50(batch=1):
+    """ResNeXt-50 (32x4d): ResNet-50 with 3x3 convolutions of 32 groups."""
+    import torchvision
+    model = calibrate_batch_norm(torchvision.models.resnext50_32x4d(weights=None), (8, 3, 224, 224))
+    return model, (torch.randn(batch, 3, 224, 224),)
+
+
 def mobilenet_v2(batch=1):
     import torchvision
     model = calibrate_batch_norm(torchvision.models.mobilenet_v2(weights=None), (8, 3, 224, 224))
@@ -155,6 +162,7 @@ MODELS = {
     "mlp": (mlp, 1e-5),
     "resnet18": (resnet18, 1e-4),
     "resnet50": (resnet50, 2e-4),
+    "resnext50": (resnext50, 2e-4),
     "mobilenet_v2": (mobilenet_v2, 1e-4),
     "bert_layer": (bert_layer, 1e-4),
     "gpt2_block": (gpt2_block, 1e-4),
