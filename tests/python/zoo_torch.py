@@ -117,29 +117,29 @@ def mlp(batch=1):
     return MLP().eval(), (torch.randn(batch, 784),)
 
 
-def resnet18(batch=1):
+def torchvision_cnn(constructor, batch):
+    """A torchvision classifier (random weights, batch norm calibrated) and
+    an input of `batch` 224 x 224 images."""
     import torchvision
-    model = calibrate_batch_norm(torchvision.models.resnet18(weights=None), (8, 3, 224, 224))
+    model = calibrate_batch_norm(getattr(torchvision.models, constructor)(weights=None), (8, 3, 224, 224))
     return model, (torch.randn(batch, 3, 224, 224),)
+
+
+def resnet18(batch=1):
+    return torchvision_cnn("resnet18", batch)
 
 
 def resnet50(batch=1):
-    import torchvision
-    model = calibrate_batch_norm(torchvision.models.resnet50(weights=None), (8, 3, 224, 224))
-    return model, (torch.randn(batch, 3, 224, 224),)
+    return torchvision_cnn("resnet50", batch)
 
 
 def resnext50(batch=1):
     """ResNeXt-50 (32x4d): ResNet-50 with 3x3 convolutions of 32 groups."""
-    import torchvision
-    model = calibrate_batch_norm(torchvision.models.resnext50_32x4d(weights=None), (8, 3, 224, 224))
-    return model, (torch.randn(batch, 3, 224, 224),)
+    return torchvision_cnn("resnext50_32x4d", batch)
 
 
 def mobilenet_v2(batch=1):
-    import torchvision
-    model = calibrate_batch_norm(torchvision.models.mobilenet_v2(weights=None), (8, 3, 224, 224))
-    return model, (torch.randn(batch, 3, 224, 224),)
+    return torchvision_cnn("mobilenet_v2", batch)
 
 
 def bert_layer(batch=1, seq=128):

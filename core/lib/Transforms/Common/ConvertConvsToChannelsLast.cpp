@@ -48,19 +48,21 @@ namespace {
 constexpr int64_t kToChannelsLast[] = {0, 2, 3, 1};
 constexpr int64_t kToChannelsFirst[] = {0, 3, 1, 2};
 
-/// The channels-last init of an op whose channels-first init is `init`: a
-/// fill of an empty tensor is filled anew, anything else transposed.
-static Value transposeInit(OpBuilder &b, Location loc, Value init) {
+/// The channels-last init of an op whose channels-first init is `init`
+/// (`permutation` from the one to the other): a fill of an empty tensor is
+/// filled anew, anything else transposed.
+static Value transposeInit(OpBuilder &b, Location loc, Value init,
+                           ArrayRef<int64_t> permutation = kToChannelsLast) {
   if (auto fill = init.getDefiningOp<linalg::FillOp>())
     if (fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>()) {
       auto type = cast<RankedTensorType>(init.getType());
       Value empty = tensor::EmptyOp::create(
-          b, loc, applyPermutation(type.getShape(), kToChannelsLast),
+          b, loc, applyPermutation(type.getShape(), permutation),
           type.getElementType());
       return linalg::FillOp::create(b, loc, fill.getInputs()[0], empty)
           .getResult(0);
     }
-  return polyblocks::buildTranspose(b, loc, init, kToChannelsLast);
+  return polyblocks::buildTranspose(b, loc, init, permutation);
 }
 
 /// Rewrites `SourceOp` (image, filter or window; channels first) into
@@ -111,29 +113,22 @@ static SmallVector<ReassociationIndices> channelsLastGroups() {
 
 /// `value` ([N, G, C, H, W]) as [N, H, W, G, C]: when it splits a 4-D NCHW
 /// tensor into groups, that tensor transposed to NHWC and split (the
-/// transpose can then meet its inverse); otherwise transposed as it is. A
-/// fill of an empty tensor (an init) is filled anew.
+/// transpose can then meet its inverse); otherwise as transposeInit makes
+/// it (a fill of an empty tensor, an init, filled anew).
 static Value groupedToChannelsLast(OpBuilder &b, Location loc, Value value) {
-  auto type = cast<RankedTensorType>(value.getType());
-  SmallVector<int64_t> shape =
-      applyPermutation(type.getShape(), ArrayRef<int64_t>(kGroupedSwap));
-  auto lastType = RankedTensorType::get(shape, type.getElementType());
-  if (auto fill = value.getDefiningOp<linalg::FillOp>())
-    if (fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>()) {
-      Value empty =
-          tensor::EmptyOp::create(b, loc, shape, type.getElementType());
-      return linalg::FillOp::create(b, loc, fill.getInputs()[0], empty)
-          .getResult(0);
-    }
   if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>())
     if (expand.getSrcType().getRank() == 4 &&
         expand.getReassociationIndices() == channelsFirstGroups()) {
+      auto type = cast<RankedTensorType>(value.getType());
+      auto lastType = RankedTensorType::get(
+          applyPermutation(type.getShape(), ArrayRef<int64_t>(kGroupedSwap)),
+          type.getElementType());
       Value nhwc =
           polyblocks::buildTranspose(b, loc, expand.getSrc(), kToChannelsLast);
       return tensor::ExpandShapeOp::create(b, loc, lastType, nhwc,
                                            channelsLastGroups());
     }
-  return polyblocks::buildTranspose(b, loc, value, kGroupedSwap);
+  return transposeInit(b, loc, value, kGroupedSwap);
 }
 
 /// `conv_2d_ngchw_gfchw` -> `conv_2d_nhwgc_gfhwc`, its result joined into

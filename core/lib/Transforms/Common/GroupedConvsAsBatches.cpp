@@ -93,25 +93,14 @@ static bool matchWindow(AffineExpr e, unsigned out, unsigned &window,
 }
 
 /// Whether the body is `out + a * b` (in either order of each operation)
-/// on floats, `a` and `b` the two inputs.
+/// on floats, with no casts: the rewrite builds that body anew.
 static bool isMultiplyAccumulate(linalg::LinalgOp op) {
   Block *body = op.getBlock();
-  if (body->getNumArguments() != 3 || body->getOperations().size() != 3)
-    return false;
-  auto yield = cast<linalg::YieldOp>(body->getTerminator());
-  auto add = yield.getValues()[0].getDefiningOp<arith::AddFOp>();
-  if (!add || !isa<FloatType>(add.getType()))
-    return false;
-  Value out = body->getArgument(2);
-  Value product = add.getLhs() == out ? add.getRhs() : add.getLhs();
-  if (add.getLhs() != out && add.getRhs() != out)
-    return false;
-  auto mul = product.getDefiningOp<arith::MulFOp>();
-  if (!mul || mul->getBlock() != body)
-    return false;
-  Value a = body->getArgument(0), b = body->getArgument(1);
-  return (mul.getLhs() == a && mul.getRhs() == b) ||
-         (mul.getLhs() == b && mul.getRhs() == a);
+  return body->getOperations().size() == 3 &&
+         linalg::detail::isContractionBody(
+             *body, [](Operation *mul, Operation *add) {
+               return isa<arith::MulFOp>(mul) && isa<arith::AddFOp>(add);
+             });
 }
 
 /// Matches a grouped convolution, channels last (see the file comment),
